@@ -1,0 +1,45 @@
+import type { CreateMessageRequestParamsBase, CreateMessageResult, Root } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { Logger } from './logger.js';
+
+export type { CreateMessageRequestParamsBase, CreateMessageResult, Root };
+
+/** The outcome of asking the user through form elicitation; declining or cancelling is a normal answer. */
+export type ElicitOutcome<T> = { action: 'accept'; content: T } | { action: 'decline' } | { action: 'cancel' };
+
+/** A request for the client's model: the SDK's full parameters, or a single user prompt. */
+export type SampleRequest =
+  | CreateMessageRequestParamsBase
+  | { prompt: string; maxTokens?: number; systemPrompt?: string };
+
+/** What the connected client is and can do. */
+export interface ClientInfo {
+  name?: string;
+  version?: string;
+  /** Whether the client declared the capability at initialization. */
+  supports(capability: 'sampling' | 'elicitation' | 'roots'): boolean;
+}
+
+/** What every handler receives besides its arguments. */
+export interface RequestContext {
+  /** Aborted when the client cancels the request, the session ends, or the server shuts down. */
+  signal: AbortSignal;
+  /** Logs to stderr and, when the client set a level, as MCP logging notifications to this session. */
+  log: Logger;
+  /** The client on the other end of this session. */
+  client: ClientInfo;
+  /** The transport's session id, when the transport has sessions (Streamable HTTP). */
+  sessionId?: string;
+}
+
+/** What a tool handler receives besides its arguments. */
+export interface ToolContext extends RequestContext {
+  /** Reports progress; sent only when the client asked for progress with a token. */
+  progress(done: number, total?: number, message?: string): Promise<void>;
+  /** Asks the client's model for a completion (sampling). Throws a ToolError when the client cannot sample. */
+  sample(request: SampleRequest): Promise<CreateMessageResult>;
+  /** Asks the user for input with a form; the answer is checked against `schema`. */
+  elicit<Schema extends z.ZodObject>(message: string, schema: Schema): Promise<ElicitOutcome<z.output<Schema>>>;
+  /** The client's roots (kept up to date on change notifications); undefined when the client offers none. */
+  roots(): Promise<Root[] | undefined>;
+}

@@ -1,0 +1,104 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createServer } from './create-server.js';
+import { defineTool } from './define-tool.js';
+import { KitError, ToolError } from './errors.js';
+import { connectTestClient, resultText } from './testing/index.js';
+
+const greet = defineTool({
+  name: 'greet',
+  description: 'Greets someone by name.',
+  input: z.object({ name: z.string().min(1).describe('Who to greet') }),
+  annotations: { readOnlyHint: true },
+  handler: ({ name }) => `Hello, ${name}!`,
+});
+
+const refuse = defineTool({
+  name: 'refuse',
+  description: 'Always refuses.',
+  handler: () => {
+    throw new ToolError('No, and here is why.');
+  },
+});
+
+const crash = defineTool({
+  name: 'crash',
+  description: 'Throws an unexpected error.',
+  handler: () => {
+    throw new Error('secret detail at /home/user/private');
+  },
+});
+
+describe('createServer', () => {
+  it('lists a tool with its JSON schema and annotations, and calls it', async () => {
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [greet] }));
+    const { tools } = await client.client.listTools();
+    expect(tools).toHaveLength(1);
+    expect(tools[0]?.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { name: { type: 'string', description: 'Who to greet' } },
+      required: ['name'],
+    });
+    expect(tools[0]?.annotations).toEqual({ readOnlyHint: true });
+    expect(await client.callToolText('greet', { name: 'Ada' })).toBe('Hello, Ada!');
+  });
+
+  it('answers arguments that fail the schema with a readable isError result', async () => {
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [greet] }));
+    const result = await client.callTool('greet', { name: 42 });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/^Invalid arguments for tool "greet": name: .*expected string/);
+  });
+
+  it('turns a ToolError into its message and hides the details of an unexpected error', async () => {
+    const server = createServer({ name: 't', version: '1', tools: [refuse, crash], logLevel: 'emergency' });
+    await using client = await connectTestClient(server);
+    const refused = await client.callTool('refuse');
+    expect(refused).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No, and here is why.' }] });
+    const crashed = await client.callTool('crash');
+    expect(crashed.isError).toBe(true);
+    expect(resultText(crashed)).not.toContain('/home/user');
+    expect(resultText(crashed)).toContain('internal error');
+  });
+
+  it('answers an unknown tool with a JSON-RPC invalid-params error', async () => {
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [greet] }));
+    const error = await client.client.callTool({ name: 'nope', arguments: {} }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+  });
+
+  it('rejects duplicate and invalid names at definition time with a typed error', () => {
+    expect(() => createServer({ name: 't', version: '1', tools: [greet, greet] })).toThrow(
+      expect.objectContaining({ code: 'DUPLICATE_NAME' }),
+    );
+    expect(() => defineTool({ name: 'has space', description: 'x', handler: () => '' })).toThrow(KitError);
+  });
+
+  it('cuts an over-budget result at a line boundary and says how to get the rest', async () => {
+    const big = defineTool({
+      name: 'big',
+      description: 'Returns many lines.',
+      budget: 1000,
+      truncationHint: 'Call again with offset.',
+      handler: () => Array.from({ length: 500 }, (_, index) => `line ${index}`).join('\n'),
+    });
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [big] }));
+    const text = await client.callToolText('big');
+    const [body, note] = text.split('\n[truncated');
+    expect(body?.length).toBeLessThanOrEqual(1000);
+    expect(body?.endsWith('\n')).toBe(true);
+    expect(note).toContain('Call again with offset.');
+  });
+
+  it('notifies connected clients when a tool is added at run time', async () => {
+    const server = createServer({ name: 't', version: '1', tools: [greet] });
+    await using client = await connectTestClient(server);
+    server.addTool(refuse);
+    await expect
+      .poll(() => client.notifications.map((notification) => notification.method))
+      .toContain('notifications/tools/list_changed');
+    expect((await client.client.listTools()).tools.map((tool) => tool.name)).toEqual(['greet', 'refuse']);
+  });
+});

@@ -1,0 +1,171 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import { defaultBudget } from './budget.js';
+import type { AnyPrompt } from './define-prompt.js';
+import type { ResourceDefinition } from './define-resource.js';
+import type { AnyTool } from './define-tool.js';
+import { KitError } from './errors.js';
+import { createLogger, type Logger, type LogLevel, stderrSink } from './logger.js';
+import { Registry } from './registry.js';
+import { Session, type SessionHost } from './session.js';
+
+/** How a server is declared. */
+export interface ServerOptions {
+  /** The server's name, sent to clients at initialization. */
+  name: string;
+  /** The server's version, sent to clients at initialization. */
+  version: string;
+  /** A human-friendly name for UIs. */
+  title?: string;
+  /** Advice for the model on how to use this server as a whole. */
+  instructions?: string;
+  tools?: AnyTool[];
+  resources?: ResourceDefinition[];
+  prompts?: AnyPrompt[];
+  /** Character budget of each tool result's text (about 4 characters a token); a tool may set its own. */
+  budget?: number;
+  /** Page size of tools/list, resources/list, resources/templates/list and prompts/list. */
+  pageSize?: number;
+  /** The lowest level written to stderr. */
+  logLevel?: LogLevel;
+  /** Called when a client's roots are first known and whenever they change. */
+  onRootsChanged?(roots: Root[], session: KitSession): void;
+  /** Releases what the server holds (database handles, watchers); called once by `close()`. */
+  onClose?(): void | Promise<void>;
+}
+
+/** One client's connection to the server. */
+export interface KitSession {
+  /** The client's roots, or undefined when it offers none. */
+  roots(): Promise<Root[] | undefined>;
+  /** Ends the connection. */
+  close(): Promise<void>;
+}
+
+/** A declared server: connect it to transports, change what it offers at run time, close it. */
+export interface KitServer {
+  readonly name: string;
+  readonly version: string;
+  /** Logs to stderr and to every connected client that asked for logs. */
+  readonly log: Logger;
+  /** Aborted when the server closes; handlers see it through their own signal. */
+  readonly signal: AbortSignal;
+  /** How many sessions are connected. */
+  readonly sessionCount: number;
+  /** Serves one client over a transport; a server may serve many at once (one session each). */
+  connect(transport: Transport): Promise<KitSession>;
+  /** Adds a tool and tells connected clients the list changed. */
+  addTool(tool: AnyTool): void;
+  /** Removes a tool by name and tells clients; false when there was none. */
+  removeTool(name: string): boolean;
+  addResource(resource: ResourceDefinition): void;
+  /** Removes a resource by URI or a template by its template string. */
+  removeResource(uriOrTemplate: string): boolean;
+  addPrompt(prompt: AnyPrompt): void;
+  removePrompt(name: string): boolean;
+  /** Tells the clients subscribed to `uri` that it changed. */
+  notifyResourceUpdated(uri: string): Promise<void>;
+  /** Aborts handlers in flight, closes every session, then runs `onClose`. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Builds a server from its declarations; checks names and URIs for duplicates at once. */
+export function createServer(options: ServerOptions): KitServer {
+  const registry = new Registry();
+  for (const tool of options.tools ?? []) registry.addTool(tool);
+  for (const resource of options.resources ?? []) registry.addResource(resource);
+  for (const prompt of options.prompts ?? []) registry.addPrompt(prompt);
+
+  const budget = options.budget ?? defaultBudget;
+  const pageSize = options.pageSize ?? 100;
+  if (!(Number.isInteger(budget) && budget > 0) || !(Number.isInteger(pageSize) && pageSize > 0)) {
+    throw new KitError('INVALID_OPTIONS', `Server "${options.name}": budget and pageSize must be positive integers.`);
+  }
+
+  const shutdown = new AbortController();
+  const sessions = new Set<Session>();
+  const stderr = stderrSink(options.name, () => options.logLevel ?? 'info');
+  const broadcast = (level: LogLevel, message: string, data: unknown) => {
+    for (const session of sessions) session.clientSink()(level, message, data);
+  };
+  const log = createLogger(stderr, broadcast);
+  let closing: Promise<void> | undefined;
+
+  const host: SessionHost = {
+    name: options.name,
+    version: options.version,
+    ...(options.title ? { title: options.title } : {}),
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    registry,
+    budget,
+    pageSize,
+    signal: shutdown.signal,
+    stderr,
+    log: createLogger(stderr),
+    ...(options.onRootsChanged
+      ? { onRootsChanged: (roots: Root[], session: Session) => options.onRootsChanged?.(roots, session) }
+      : {}),
+    forget: (session) => sessions.delete(session),
+  };
+
+  const notifyAll = (send: (session: Session) => Promise<void>) => {
+    for (const session of sessions) send(session).catch(() => {});
+  };
+
+  return {
+    name: options.name,
+    version: options.version,
+    log,
+    signal: shutdown.signal,
+    get sessionCount() {
+      return sessions.size;
+    },
+    async connect(transport) {
+      if (shutdown.signal.aborted) throw new KitError('SERVER_CLOSED', `Server "${options.name}" is closed.`);
+      const session = new Session(host);
+      sessions.add(session);
+      await session.connect(transport);
+      return session;
+    },
+    addTool(tool) {
+      registry.addTool(tool);
+      notifyAll((session) => session.server.sendToolListChanged());
+    },
+    removeTool(name) {
+      const removed = registry.tools.delete(name);
+      if (removed) notifyAll((session) => session.server.sendToolListChanged());
+      return removed;
+    },
+    addResource(resource) {
+      registry.addResource(resource);
+      notifyAll((session) => session.server.sendResourceListChanged());
+    },
+    removeResource(uriOrTemplate) {
+      const removed = registry.removeResource(uriOrTemplate);
+      if (removed) notifyAll((session) => session.server.sendResourceListChanged());
+      return removed;
+    },
+    addPrompt(prompt) {
+      registry.addPrompt(prompt);
+      notifyAll((session) => session.server.sendPromptListChanged());
+    },
+    removePrompt(name) {
+      const removed = registry.prompts.delete(name);
+      if (removed) notifyAll((session) => session.server.sendPromptListChanged());
+      return removed;
+    },
+    async notifyResourceUpdated(uri) {
+      const subscribed = [...sessions].filter((session) => session.subscriptions.has(uri));
+      await Promise.allSettled(subscribed.map((session) => session.server.sendResourceUpdated({ uri })));
+    },
+    close() {
+      closing ??= (async () => {
+        shutdown.abort(new Error(`Server "${options.name}" is shutting down.`));
+        await Promise.allSettled([...sessions].map((session) => session.close()));
+        sessions.clear();
+        await options.onClose?.();
+      })();
+      return closing;
+    },
+  };
+}

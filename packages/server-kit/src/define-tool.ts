@@ -1,0 +1,56 @@
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { ToolContext } from './context.js';
+import { KitError } from './errors.js';
+import { assertToolName } from './names.js';
+import type { ToolReturn } from './results.js';
+
+export type { ToolAnnotations };
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** What a handler of a tool with an `output` schema returns: the structured value, or a full result. */
+type HandlerReturn<Output> = Output extends z.ZodObject ? z.input<Output> | CallToolResult : ToolReturn;
+
+/** A tool as its author declares it. */
+export interface ToolDefinition<
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends z.ZodObject | undefined = z.ZodObject | undefined,
+> {
+  /** The name the client calls; `^[A-Za-z0-9._-]{1,128}$`, by convention snake_case `verb_noun`. */
+  name: string;
+  /** A human-friendly name for UIs. */
+  title?: string;
+  /** What the tool does and when to use it, written for the model. */
+  description: string;
+  /** The arguments; arguments that fail it never reach the handler (the model gets a readable `isError` result). */
+  input?: Input;
+  /** The structured result; when given, the handler's value is checked against it and sent as `structuredContent`. */
+  output?: Output;
+  /** Hints for clients: whether the tool reads only, destroys, is idempotent, reaches the open world. */
+  annotations?: ToolAnnotations;
+  /** Character budget of the result's text; defaults to the server's budget. */
+  budget?: number;
+  /** What the truncation note tells the model to do to get the rest, e.g. "Call again with offset=N". */
+  truncationHint?: string;
+  /** Runs the tool with validated arguments. Throw ToolError for failures the model should read. */
+  handler(input: z.output<Input>, context: ToolContext): MaybePromise<HandlerReturn<Output>>;
+}
+
+/** A tool of any input and output; the type the server's registry holds. */
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds tools of every argument type.
+export type AnyTool = ToolDefinition<any, any>;
+
+/** Declares a tool. Returns its argument, typed; checks the name and budget at definition time. */
+export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject | undefined = undefined>(
+  definition: ToolDefinition<Input, Output>,
+): ToolDefinition<Input, Output> {
+  assertToolName(definition.name);
+  if (!definition.description?.trim()) {
+    throw new KitError('INVALID_DEFINITION', `Tool "${definition.name}" needs a description: the model reads it.`);
+  }
+  if (definition.budget !== undefined && !(Number.isInteger(definition.budget) && definition.budget > 0)) {
+    throw new KitError('INVALID_DEFINITION', `Tool "${definition.name}" has a budget that is not a positive integer.`);
+  }
+  return definition;
+}

@@ -1,0 +1,53 @@
+export type { BudgetedText } from './budget.js';
+export { applyBudget, budgetText, cutAtBoundary, defaultBudget, truncationNote } from './budget.js';
+export type {
+  ParsedServerCommand,
+  ServerCommand,
+  ServerFlag,
+  TransportChoice,
+} from './cli/server-command.js';
+export {
+  helpText,
+  parseHttpAddress,
+  parseServerCommand,
+  runServerCommand,
+  startServer,
+  UsageError,
+} from './cli/server-command.js';
+export type {
+  ClientInfo,
+  CreateMessageRequestParamsBase,
+  CreateMessageResult,
+  ElicitOutcome,
+  RequestContext,
+  Root,
+  SampleRequest,
+  ToolContext,
+} from './context.js';
+export type { KitServer, KitSession, ServerOptions } from './create-server.js';
+export { createServer } from './create-server.js';
+export type { AnyPrompt, GetPromptResult, PromptDefinition, PromptMessage } from './define-prompt.js';
+export { definePrompt } from './define-prompt.js';
+export type {
+  Completer,
+  ResourceBody,
+  ResourceContent,
+  ResourceDefinition,
+  ResourceListing,
+  StaticResourceDefinition,
+  TemplateResourceDefinition,
+} from './define-resource.js';
+export { defineResource } from './define-resource.js';
+export type { AnyTool, ToolAnnotations, ToolDefinition } from './define-tool.js';
+export { defineTool } from './define-tool.js';
+export type { KitErrorCode } from './errors.js';
+export { KitError, ToolError } from './errors.js';
+export type { Logger, LogLevel } from './logger.js';
+export type { Page } from './pagination.js';
+export { decodeCursor, encodeCursor, paginate } from './pagination.js';
+export type { CallToolResult, ContentBlock, ToolReturn } from './results.js';
+export { audio, combine, embeddedResource, errorResult, image, json, resourceLink, text } from './results.js';
+export type { HttpListening, HttpOptions } from './transports/serve-http.js';
+export { serveHttp } from './transports/serve-http.js';
+export type { StdioOptions } from './transports/serve-stdio.js';
+export { serveStdio } from './transports/serve-stdio.js';

@@ -1,0 +1,247 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { KitServer } from '../create-server.js';
+import { isAllowedHost, isAllowedOrigin, isLoopbackHost } from './request-guards.js';
+
+/** Options of `serveHttp`. */
+export interface HttpOptions {
+  /** Interface to bind; loopback by default. */
+  host?: string;
+  /** Port to bind; 0 picks a free one. */
+  port?: number;
+  /** Endpoint path (default `/mcp`). */
+  path?: string;
+  /** Require `Authorization: Bearer <token>`; a missing or wrong one gets 401. */
+  token?: string;
+  /** Origins allowed besides loopback ones; a foreign Origin gets 403 (DNS rebinding protection). */
+  allowedOrigins?: string[];
+  /** Host header values allowed besides loopback ones when bound to loopback. */
+  allowedHosts?: string[];
+  /** Serve without sessions: every request stands alone (for several instances behind a load balancer). */
+  stateless?: boolean;
+  /** Largest request body accepted, in bytes (default 4 MiB); larger gets 413. */
+  maxBodyBytes?: number;
+  /** Most sessions open at once (default 100); past it the longest-idle session is closed. */
+  maxSessions?: number;
+  /** A session idle this long is closed (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** Close on SIGINT and SIGTERM (default false; the command-line helper turns it on). */
+  handleSignals?: boolean;
+}
+
+/** A listening HTTP endpoint. */
+export interface HttpListening {
+  /** The endpoint URL, e.g. `http://127.0.0.1:8080/mcp`. */
+  url: string;
+  port: number;
+  /** Number of open sessions. */
+  readonly sessionCount: number;
+  /** Stops listening, closes every session, then closes the server. */
+  close(): Promise<void>;
+  /** Resolves once closed. */
+  closed: Promise<void>;
+}
+
+interface OpenSession {
+  transport: StreamableHTTPServerTransport;
+  lastUsed: number;
+}
+
+function sendJsonRpcError(response: ServerResponse, status: number, code: number, message: string, headers = {}) {
+  if (response.headersSent) return;
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+class BodyTooLargeError extends Error {}
+
+async function readBody(request: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new BodyTooLargeError();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  if (!match?.[1]) return false;
+  const given = Buffer.from(match[1].trim());
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * Serves the server over Streamable HTTP. Binds loopback by default, checks Host and Origin (403 for foreign ones),
+ * optionally requires a bearer token (401), caps request bodies (413), and bounds sessions by count and idle time.
+ */
+export async function serveHttp(server: KitServer, options: HttpOptions = {}): Promise<HttpListening> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxSessions = options.maxSessions ?? 100;
+  const sessionIdleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
+  const sessions = new Map<string, OpenSession>();
+  const loopbackOnly = isLoopbackHost(host);
+
+  const closeSession = (id: string) => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    session.transport.close().catch(() => {});
+  };
+
+  const handleStateless = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const session = await server.connect(transport);
+    response.on('close', () => {
+      session.close().catch(() => {});
+    });
+    await transport.handleRequest(request, response, body);
+  };
+
+  const handleStateful = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (!session) return sendJsonRpcError(response, 404, -32001, 'Session not found: start a new session.');
+      session.lastUsed = Date.now();
+      await session.transport.handleRequest(request, response, body);
+      return;
+    }
+    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+      return sendJsonRpcError(response, 400, -32000, 'Bad request: no valid session id; send initialize first.');
+    }
+    if (sessions.size >= maxSessions) {
+      const idlest = [...sessions.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
+      if (idlest) closeSession(idlest[0]);
+    }
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, lastUsed: Date.now() });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(request, response, body);
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname !== path)
+      return sendJsonRpcError(response, 404, -32000, `Not found: the MCP endpoint is ${path}.`);
+    if (loopbackOnly && !isAllowedHost(request.headers.host, options.allowedHosts ?? [])) {
+      return sendJsonRpcError(
+        response,
+        403,
+        -32000,
+        'Forbidden: the Host header names a host this server does not serve.',
+      );
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && !isAllowedOrigin(origin, options.allowedOrigins ?? [])) {
+      return sendJsonRpcError(response, 403, -32000, 'Forbidden: requests from this Origin are not allowed.');
+    }
+    if (options.token !== undefined && !tokenMatches(request.headers.authorization, options.token)) {
+      return sendJsonRpcError(response, 401, -32000, 'Unauthorized: a valid bearer token is required.', {
+        'www-authenticate': 'Bearer realm="mcp", error="invalid_token"',
+      });
+    }
+    let body: unknown;
+    if (request.method === 'POST') {
+      let raw: string;
+      try {
+        raw = await readBody(request, maxBodyBytes);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          return sendJsonRpcError(response, 413, -32000, `Request body too large: the limit is ${maxBodyBytes} bytes.`);
+        }
+        throw error;
+      }
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return sendJsonRpcError(response, 400, -32700, 'Parse error: the request body is not valid JSON.');
+      }
+    }
+    if (options.stateless) await handleStateless(request, response, body);
+    else await handleStateful(request, response, body);
+  };
+
+  const httpServer = createHttpServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      server.log.error('HTTP request failed', error);
+      sendJsonRpcError(response, 500, -32603, 'Internal server error.');
+    });
+  });
+
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) if (now - session.lastUsed > sessionIdleMs) closeSession(id);
+    },
+    Math.min(sessionIdleMs, 60_000),
+  );
+  sweeper.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.port ?? 0, host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+
+  let finished: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    finished = resolve;
+  });
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      clearInterval(sweeper);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      for (const id of [...sessions.keys()]) closeSession(id);
+      httpServer.closeAllConnections();
+      await stopped;
+      await server.close();
+      finished();
+    })();
+    return closing;
+  };
+  const onSignal = () => {
+    void close();
+  };
+  if (options.handleSignals) {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
+
+  const { port } = httpServer.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}${path}`,
+    port,
+    get sessionCount() {
+      return sessions.size;
+    },
+    close,
+    closed,
+  };
+}

@@ -1,0 +1,75 @@
+import type { Readable, Writable } from 'node:stream';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { KitServer } from '../create-server.js';
+
+/** Options of `serveStdio`; the defaults are the process's own streams. */
+export interface StdioOptions {
+  input?: Readable;
+  output?: Writable;
+  /** Exit the process once the server has closed (default true when serving the process's own streams). */
+  exitOnClose?: boolean;
+}
+
+let consoleRedirected = false;
+
+/** Sends console output of any dependency to stderr, so that nothing but JSON-RPC reaches stdout. */
+function redirectConsoleToStderr(): void {
+  if (consoleRedirected) return;
+  consoleRedirected = true;
+  const toStderr = (...values: unknown[]) => {
+    process.stderr.write(`${values.map((value) => (typeof value === 'string' ? value : String(value))).join(' ')}\n`);
+  };
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.table = toStderr;
+  console.dir = toStderr;
+}
+
+/**
+ * Serves the server over stdio: JSON-RPC on stdout and nothing else. Closes cleanly when stdin ends or on SIGINT and
+ * SIGTERM: handlers in flight are aborted and the server's resources released. Resolves once the server has closed.
+ */
+export async function serveStdio(server: KitServer, options: StdioOptions = {}): Promise<void> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const ownStreams = input === process.stdin && output === process.stdout;
+  const exitOnClose = options.exitOnClose ?? ownStreams;
+  if (ownStreams) redirectConsoleToStderr();
+
+  const transport = new StdioServerTransport(input, output);
+  let stopping = false;
+  let finished: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    finished = resolve;
+  });
+
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void (async () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      try {
+        await server.close();
+      } finally {
+        finished();
+        // Anything left holding the loop open (a stuck handle) must not keep a closed server alive.
+        if (exitOnClose) setTimeout(() => process.exit(0), 1000).unref();
+      }
+    })();
+  };
+
+  input.once('end', stop);
+  input.once('close', stop);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const previousOnClose = transport.onclose;
+  await server.connect(transport);
+  const sdkOnClose = transport.onclose ?? previousOnClose;
+  transport.onclose = () => {
+    sdkOnClose?.();
+    stop();
+  };
+  return closed;
+}
