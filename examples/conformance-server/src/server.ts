@@ -1,0 +1,41 @@
+import { createServer, type KitServer, type LogLevel } from '@mcpkit/server-kit';
+import { promptWithArguments, promptWithEmbeddedResource, promptWithImage, simplePrompt } from './prompts.js';
+import { staticBinary, staticText, templateData, watchedResource } from './resources.js';
+import {
+  audioContent,
+  embeddedResourceContent,
+  imageContent,
+  multipleContentTypes,
+  simpleText,
+} from './tools/content-tools.js';
+import { elicitationDefaults, elicitationEnums } from './tools/elicitation-forms.js';
+import { elicitation, errorHandling, sampling, toolWithLogging, toolWithProgress } from './tools/interaction-tools.js';
+
+/** The version this server reports at initialization. */
+export const conformanceServerVersion = '0.1.0';
+
+/** A kit server with every tool, resource and prompt the official conformance suite's server scenarios expect. */
+export function createConformanceServer(options: { logLevel?: LogLevel } = {}): KitServer {
+  return createServer({
+    name: 'mcpkit-conformance-server',
+    version: conformanceServerVersion,
+    instructions: 'A test server for the MCP conformance suite: every tool, resource and prompt is a fixture.',
+    ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+    tools: [
+      simpleText,
+      imageContent,
+      audioContent,
+      embeddedResourceContent,
+      multipleContentTypes,
+      toolWithLogging,
+      toolWithProgress,
+      errorHandling,
+      sampling,
+      elicitation,
+      elicitationDefaults,
+      elicitationEnums,
+    ],
+    resources: [staticText, staticBinary, watchedResource, templateData],
+    prompts: [simplePrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage],
+  });
+}
