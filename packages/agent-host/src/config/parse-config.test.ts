@@ -1,0 +1,103 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: configs spell ${...} references literally.
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from './parse-config.js';
+
+const environment = { TOKEN: 'secret', HOME_DB: '/data/app.db' };
+
+describe('parseConfig', () => {
+  it('reads Claude Desktop / Cursor mcpServers with stdio and URL servers and mcpkit extras', async () => {
+    const config = await parseConfig(
+      {
+        mcpServers: {
+          db: {
+            command: 'npx',
+            args: ['-y', 'db-server', '${env:HOME_DB}'],
+            env: { API_TOKEN: '${TOKEN}', MODE: '${MODE:-read}' },
+            timeout: 5000,
+            tools: { allow: ['query'], deny: ['drop_*'] },
+          },
+          web: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${env:TOKEN}' } },
+          legacy: { type: 'sse', url: 'https://example.com/sse' },
+          off: { command: 'x', disabled: true },
+        },
+      },
+      { file: 'claude.json', environment },
+    );
+    expect(config.servers.map((server) => server.name)).toEqual(['db', 'web', 'legacy', 'off']);
+    expect(config.servers[0]).toMatchObject({
+      transport: {
+        kind: 'stdio',
+        command: 'npx',
+        args: ['-y', 'db-server', '/data/app.db'],
+        env: { API_TOKEN: 'secret', MODE: 'read' },
+      },
+      callTimeoutMs: 5000,
+      tools: { allow: ['query'], deny: ['drop_*'] },
+      disabled: false,
+    });
+    expect(config.servers[1]?.transport).toEqual({
+      kind: 'http',
+      url: 'https://example.com/mcp',
+      headers: { Authorization: 'Bearer secret' },
+      mode: 'auto',
+    });
+    expect(config.servers[2]?.transport).toMatchObject({ mode: 'sse' });
+    expect(config.servers[3]?.disabled).toBe(true);
+  });
+
+  it('reads VS Code servers with inputs, asking only for the inputs that are used', async () => {
+    const asked: string[] = [];
+    const config = await parseConfig(
+      {
+        inputs: [
+          { type: 'promptString', id: 'api-key', description: 'API key', password: true },
+          { type: 'promptString', id: 'unused', description: 'Never used' },
+        ],
+        servers: {
+          github: { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: '${input:api-key}' } },
+          files: { type: 'stdio', command: 'node', args: ['${workspaceFolder}/server.js'] },
+        },
+      },
+      {
+        file: '.vscode/mcp.json',
+        environment,
+        workspaceFolder: '/project',
+        resolveInput: async (input) => {
+          asked.push(input.id);
+          return 'key-123';
+        },
+      },
+    );
+    expect(asked).toEqual(['api-key']);
+    expect(config.servers[0]?.transport).toMatchObject({ headers: { Authorization: 'key-123' } });
+    expect(config.servers[1]?.transport).toMatchObject({ args: ['/project/server.js'] });
+  });
+
+  it.each([
+    [{ mcpServers: { db: { command: 42 } } }, /^mcp\.json: server "db": field "command": .*string/],
+    [{ mcpServers: { db: { command: 'x', args: 'not-a-list' } } }, /server "db": field "args"/],
+    [{ mcpServers: { db: { command: 'x', env: { A: 1 } } } }, /server "db": field "env\.A"/],
+    [{ mcpServers: { web: { url: 'not a url' } } }, /server "web": field "url"/],
+    [{ mcpServers: { db: { args: [] } } }, /server "db": needs "command" \(a stdio server\) or "url"/],
+    [{ mcpServers: { db: { command: 'x', timeout: -1 } } }, /server "db": field "timeout"/],
+    [{ mcpServers: { db: { command: 'x', tools: { allow: 'query' } } } }, /server "db": field "tools\.allow"/],
+    [{ mcpServers: { db: { command: '${env:NOPE}' } } }, /server "db": field "command": environment variable NOPE/],
+    [{ mcpServers: { db: 'npx db' } }, /^mcp\.json: server "db": must be an object/],
+    [{ mcpServers: [] }, /field "mcpServers" must be an object/],
+    [{ something: {} }, /has neither "mcpServers".*nor "servers"/],
+    [{ servers: { a: { command: 'x', args: ['${input:key}'] } } }, /input "key", which "inputs" does not declare/],
+  ])('names the file, server and field of a malformed config (%#)', async (json, message) => {
+    await expect(parseConfig(json, { file: 'mcp.json', environment: {} })).rejects.toThrow(message);
+  });
+
+  it('says how to give a VS Code input a value when nothing can ask for it', async () => {
+    const json = {
+      inputs: [{ type: 'promptString', id: 'key', description: 'The key' }],
+      servers: { a: { command: 'x', env: { KEY: '${input:key}' } } },
+    };
+    await expect(parseConfig(json, { file: 'mcp.json' })).rejects.toMatchObject({
+      code: 'CONFIG_INPUT_MISSING',
+      message: expect.stringMatching(/input "key" \(The key\) needs a value/),
+    });
+  });
+});

@@ -1,0 +1,199 @@
+import { homedir } from 'node:os';
+import { z } from 'zod';
+import { HostError } from '../errors.js';
+import {
+  defaultCallTimeoutMs,
+  defaultStartupTimeoutMs,
+  type HostConfig,
+  type ServerConfig,
+  type ServerTransportConfig,
+} from './server-config.js';
+import { inputReferences, type SubstitutionContext, substitute } from './substitute.js';
+
+/** A VS Code `inputs` entry: a value asked of the user once and referred to as `${input:ID}`. */
+export interface ConfigInput {
+  id: string;
+  type: string;
+  description?: string;
+  password?: boolean;
+  default?: string;
+}
+
+/** How to read a config object. */
+export interface ParseConfigOptions {
+  /** Names the source in error messages (a file path); default `config`. */
+  file?: string;
+  /** Environment for `${env:NAME}`; default `process.env`. */
+  environment?: NodeJS.ProcessEnv;
+  /** Value of `${workspaceFolder}`; default the working directory. */
+  workspaceFolder?: string;
+  /** Supplies the value of a VS Code input; undefined means none (an error when a server uses it). */
+  resolveInput?(input: ConfigInput): Promise<string | undefined>;
+}
+
+const stringRecord = z.record(z.string(), z.string());
+const names = z.array(z.string());
+
+// Fields every server entry may carry besides its transport (mcpkit's own; other clients ignore them).
+const common = {
+  disabled: z.boolean().optional(),
+  timeout: z.number().int().positive().optional(),
+  startupTimeout: z.number().int().positive().optional(),
+  tools: z.object({ allow: names.optional(), deny: names.optional() }).optional(),
+};
+
+const stdioEntry = z.object({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1),
+  args: names.optional(),
+  env: stringRecord.optional(),
+  cwd: z.string().optional(),
+  ...common,
+});
+
+const httpEntry = z.object({
+  type: z.enum(['http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
+  url: z.url(),
+  headers: stringRecord.optional(),
+  ...common,
+});
+
+const inputEntry = z.object({
+  id: z.string().min(1),
+  type: z.string(),
+  description: z.string().optional(),
+  password: z.boolean().optional(),
+  default: z.string().optional(),
+});
+
+function describePath(path: PropertyKey[]): string {
+  return path.map(String).join('.');
+}
+
+function invalid(where: string, error: z.ZodError): HostError {
+  const issue = error.issues[0];
+  const field = issue && issue.path.length > 0 ? `: field "${describePath(issue.path)}"` : '';
+  return new HostError('CONFIG_INVALID', `${where}${field}: ${issue?.message ?? 'invalid'}.`);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Finds the servers object: `mcpServers` (Claude Desktop, Cursor, Claude Code), `servers` (VS Code), `mcp.servers`. */
+function serversOf(json: Record<string, unknown>, file: string): { servers: Record<string, unknown>; key: string } {
+  for (const [key, value] of [
+    ['mcpServers', json.mcpServers],
+    ['servers', json.servers],
+    ['mcp.servers', isRecord(json.mcp) ? json.mcp.servers : undefined],
+  ] as const) {
+    if (value === undefined) continue;
+    if (!isRecord(value)) throw new HostError('CONFIG_INVALID', `${file}: field "${key}" must be an object.`);
+    return { servers: value, key };
+  }
+  throw new HostError(
+    'CONFIG_INVALID',
+    `${file}: has neither "mcpServers" (Claude Desktop, Cursor, Claude Code) nor "servers" (VS Code).`,
+  );
+}
+
+/**
+ * Reads a config object in any of the formats users already have and returns the servers, normalized. Every error
+ * names the file, the server and the field.
+ */
+export async function parseConfig(json: unknown, options: ParseConfigOptions = {}): Promise<HostConfig> {
+  const file = options.file ?? 'config';
+  if (!isRecord(json)) throw new HostError('CONFIG_INVALID', `${file}: must be a JSON object.`);
+  const { servers } = serversOf(json, file);
+
+  const inputsJson = json.inputs ?? (isRecord(json.mcp) ? json.mcp.inputs : undefined) ?? [];
+  const parsedInputs = z.array(inputEntry).safeParse(inputsJson);
+  if (!parsedInputs.success) throw invalid(`${file}: inputs`, parsedInputs.error);
+  const declaredInputs = new Map(parsedInputs.data.map((input) => [input.id, input]));
+
+  const context: Omit<SubstitutionContext, 'where'> = {
+    environment: options.environment ?? process.env,
+    inputs: {},
+    workspaceFolder: options.workspaceFolder ?? process.cwd(),
+    userHome: homedir(),
+  };
+
+  // Inputs are asked once each, only when a server uses them.
+  const used = new Set(inputReferences(JSON.stringify(servers)));
+  for (const id of used) {
+    const declared = declaredInputs.get(id);
+    if (!declared) {
+      throw new HostError('CONFIG_INVALID', `${file}: refers to input "${id}", which "inputs" does not declare.`);
+    }
+    const value = (await options.resolveInput?.(declared)) ?? declared.default;
+    if (value === undefined) {
+      throw new HostError(
+        'CONFIG_INPUT_MISSING',
+        `${file}: input "${id}" (${declared.description ?? 'no description'}) needs a value; run interactively to be asked for it.`,
+      );
+    }
+    context.inputs[id] = value;
+  }
+
+  const result: ServerConfig[] = [];
+  for (const [name, entry] of Object.entries(servers)) {
+    result.push(parseServer(name, entry, file, context));
+  }
+  return { servers: result, source: file };
+}
+
+function parseServer(
+  name: string,
+  entry: unknown,
+  file: string,
+  context: Omit<SubstitutionContext, 'where'>,
+): ServerConfig {
+  const where = `${file}: server "${name}"`;
+  if (!isRecord(entry)) throw new HostError('CONFIG_INVALID', `${where}: must be an object.`);
+  const at = (field: string) => ({ ...context, where: `${where}: field "${field}"` });
+  const apply = (field: string, value: string) => substitute(value, at(field));
+  const applyAll = (field: string, record: Record<string, string> = {}) =>
+    Object.fromEntries(Object.entries(record).map(([key, value]) => [key, apply(`${field}.${key}`, value)]));
+
+  const isHttp = entry.url !== undefined || entry.type === 'http' || entry.type === 'sse';
+  if (!isHttp && entry.command === undefined) {
+    throw new HostError('CONFIG_INVALID', `${where}: needs "command" (a stdio server) or "url" (an HTTP server).`);
+  }
+
+  let transport: ServerTransportConfig;
+  let shared: z.infer<typeof stdioEntry> | z.infer<typeof httpEntry>;
+  if (isHttp) {
+    const parsed = httpEntry.safeParse(entry);
+    if (!parsed.success) throw invalid(where, parsed.error);
+    shared = parsed.data;
+    transport = {
+      kind: 'http',
+      url: apply('url', parsed.data.url),
+      headers: applyAll('headers', parsed.data.headers),
+      // "http" and a bare url may be either generation of server, so both try Streamable HTTP and fall back.
+      mode: parsed.data.type === 'sse' ? 'sse' : parsed.data.type?.startsWith('streamable') ? 'streamable' : 'auto',
+    };
+  } else {
+    const parsed = stdioEntry.safeParse(entry);
+    if (!parsed.success) throw invalid(where, parsed.error);
+    shared = parsed.data;
+    transport = {
+      kind: 'stdio',
+      command: apply('command', parsed.data.command),
+      args: (parsed.data.args ?? []).map((argument, index) => apply(`args.${index}`, argument)),
+      env: applyAll('env', parsed.data.env),
+      ...(parsed.data.cwd !== undefined ? { cwd: apply('cwd', parsed.data.cwd) } : {}),
+    };
+  }
+  return {
+    name,
+    transport,
+    tools: {
+      ...(shared.tools?.allow ? { allow: shared.tools.allow } : {}),
+      ...(shared.tools?.deny ? { deny: shared.tools.deny } : {}),
+    },
+    callTimeoutMs: shared.timeout ?? defaultCallTimeoutMs,
+    startupTimeoutMs: shared.startupTimeout ?? defaultStartupTimeoutMs,
+    disabled: shared.disabled ?? false,
+  };
+}

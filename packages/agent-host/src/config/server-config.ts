@@ -1,0 +1,54 @@
+/** How to reach a server: a child process over stdio, or a URL. */
+export type ServerTransportConfig =
+  | {
+      kind: 'stdio';
+      /** The executable, looked up on PATH. */
+      command: string;
+      args: string[];
+      /** Variables added to the host's environment for this server. */
+      env: Record<string, string>;
+      /** Working directory of the child (default: the host's). */
+      cwd?: string;
+    }
+  | {
+      kind: 'http';
+      url: string;
+      headers: Record<string, string>;
+      /** `auto` tries Streamable HTTP and falls back to legacy SSE; `sse` goes straight to legacy SSE. */
+      mode: 'auto' | 'streamable' | 'sse';
+    };
+
+/** Which of a server's tools the model may see; deny wins over allow. */
+export interface ToolFilter {
+  /** When given, only these tool names (original names, `*` as a wildcard). */
+  allow?: string[];
+  /** Tool names never offered (original names, `*` as a wildcard). */
+  deny?: string[];
+}
+
+/** One server of a loaded config, normalized from whichever format it came in. */
+export interface ServerConfig {
+  /** The server's key in the config; also the prefix of its tools' model-facing names. */
+  name: string;
+  transport: ServerTransportConfig;
+  tools: ToolFilter;
+  /** Time limit of each tool call in milliseconds. */
+  callTimeoutMs: number;
+  /** Time limit for starting and initializing in milliseconds. */
+  startupTimeoutMs: number;
+  /** A disabled server is kept in the config but not started. */
+  disabled: boolean;
+}
+
+/** A loaded config: the servers in file order, and where they came from. */
+export interface HostConfig {
+  servers: ServerConfig[];
+  /** The file the config was read from, when it came from a file. */
+  source?: string;
+}
+
+/** Default time limit of one tool call. */
+export const defaultCallTimeoutMs = 60_000;
+
+/** Default time limit for a server to start and answer `initialize`. */
+export const defaultStartupTimeoutMs = 30_000;

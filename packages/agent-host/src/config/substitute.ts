@@ -1,0 +1,48 @@
+import { HostError } from '../errors.js';
+
+/** What `${...}` references resolve against. */
+export interface SubstitutionContext {
+  /** Environment variables for `${env:NAME}`, `${NAME}` and `${NAME:-default}`. */
+  environment: NodeJS.ProcessEnv;
+  /** Values of VS Code `${input:ID}` references, already resolved. */
+  inputs: Record<string, string>;
+  /** Value of `${workspaceFolder}`. */
+  workspaceFolder: string;
+  /** Value of `${userHome}`. */
+  userHome: string;
+  /** Names the place being substituted in error messages, e.g. `mcp.json: server "db": field "env.TOKEN"`. */
+  where: string;
+}
+
+// ${env:NAME}, ${input:ID}, ${workspaceFolder}, ${userHome}, ${NAME}, ${NAME:-default}
+const reference = /\$\{(?:(env|input):([^}]+)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}/g;
+
+/**
+ * Replaces `${env:NAME}` (VS Code, Cursor), `${NAME}` and `${NAME:-default}` (Claude Code), `${input:ID}`,
+ * `${workspaceFolder}` and `${userHome}` in one string. A missing variable without a default is an error that says
+ * which one, rather than an empty string that fails later in a confusing way.
+ */
+export function substitute(value: string, context: SubstitutionContext): string {
+  return value.replace(reference, (whole, scope?: string, scoped?: string, bare?: string, fallback?: string) => {
+    if (scope === 'input' && scoped !== undefined) {
+      const input = context.inputs[scoped];
+      if (input === undefined) {
+        throw new HostError('CONFIG_INPUT_MISSING', `${context.where}: input "${scoped}" has no value.`);
+      }
+      return input;
+    }
+    const name = scope === 'env' ? scoped : bare;
+    if (name === undefined) return whole;
+    if (scope === undefined && name === 'workspaceFolder') return context.workspaceFolder;
+    if (scope === undefined && name === 'userHome') return context.userHome;
+    const found = context.environment[name];
+    if (found !== undefined) return found;
+    if (fallback !== undefined) return fallback;
+    throw new HostError('CONFIG_INVALID', `${context.where}: environment variable ${name} is not set.`);
+  });
+}
+
+/** The `${input:ID}` ids a string refers to. */
+export function inputReferences(value: string): string[] {
+  return [...value.matchAll(/\$\{input:([^}]+)\}/g)].map((match) => match[1] ?? '');
+}

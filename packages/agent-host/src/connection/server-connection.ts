@@ -1,0 +1,337 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ServerConfig } from '../config/server-config.js';
+import { errorMessage, HostError } from '../errors.js';
+import { type ClientRequestHandlers, clientCapabilities, installClientRequestHandlers } from './client-requests.js';
+import { httpTransport } from './http-transport.js';
+import { GroupStdioTransport } from './stdio-transport.js';
+import { toolAllowed } from './tool-filter.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ServerLogSink,
+  Tool,
+} from './types.js';
+
+/** Where a connection is in its life. */
+export type ConnectionState = 'idle' | 'connecting' | 'ready' | 'restarting' | 'failed' | 'closed';
+
+/** How a crashed stdio server is restarted. */
+export interface RestartPolicy {
+  /** Attempts after one crash before giving up (default 5). */
+  maxAttempts: number;
+  /** Delay before the first attempt; doubles each time (default 500 ms). */
+  initialDelayMs: number;
+  /** Longest delay between attempts (default 30 s). */
+  maxDelayMs: number;
+}
+
+/** What a connection needs besides its server's config. */
+export interface ConnectionOptions {
+  /** Where the server's stderr lines and the host's notes about the server go. */
+  log: ServerLogSink;
+  /** Answers roots, sampling and elicitation requests from the server. */
+  handlers: ClientRequestHandlers;
+  /** The host's name and version sent at initialization. */
+  clientInfo?: { name: string; version: string };
+  restart?: Partial<RestartPolicy>;
+  /** Called when the state or the lists of tools, prompts or resources change. */
+  onChange?(connection: ServerConnection): void;
+}
+
+/** Options of one tool call. */
+export interface CallOptions {
+  /** Aborting sends `notifications/cancelled` to the server and ends the call with an error result. */
+  signal?: AbortSignal;
+  /** Overrides the server's configured call timeout. */
+  timeoutMs?: number;
+}
+
+interface Session {
+  client: Client;
+  transport: Transport;
+}
+
+const maxPages = 100;
+
+/** An error result the model can read, for a call that never got a real one. */
+export function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/**
+ * One server: starts it (a process group or an HTTP connection), initializes, keeps its tools, prompts and resources
+ * current on `list_changed`, restarts a crashed stdio server with backoff, and turns every failure of a tool call
+ * (timeout, crash, cancel) into an error result so that each call gets exactly one answer.
+ */
+export class ServerConnection {
+  readonly name: string;
+  state: ConnectionState = 'idle';
+  /** Why the server is not ready, when it is not. */
+  error: string | undefined;
+  /** The tools the config lets the model see. */
+  tools: Tool[] = [];
+  prompts: Prompt[] = [];
+  resources: Resource[] = [];
+  /** What the server said about itself at initialization. */
+  serverInfo: { name: string; version: string; instructions?: string } | undefined;
+  /** How many times the server was restarted after a crash. */
+  restarts = 0;
+  private session: Session | undefined;
+  private closing = false;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly restartPolicy: RestartPolicy;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly options: ConnectionOptions,
+  ) {
+    this.name = config.name;
+    this.restartPolicy = { maxAttempts: 5, initialDelayMs: 500, maxDelayMs: 30_000, ...options.restart };
+  }
+
+  /** The process id of a stdio server while it runs. */
+  get pid(): number | undefined {
+    const transport = this.session?.transport;
+    return transport instanceof GroupStdioTransport ? transport.pid : undefined;
+  }
+
+  /** Starts and initializes the server and lists what it offers; throws a HostError when it cannot. */
+  async start(): Promise<void> {
+    this.setState('connecting');
+    try {
+      await this.open();
+    } catch (error) {
+      this.error = errorMessage(error);
+      this.setState('failed');
+      throw new HostError('SERVER_START_FAILED', `Server "${this.name}" did not start: ${this.error}`, {
+        cause: error,
+      });
+    }
+  }
+
+  private setState(state: ConnectionState): void {
+    this.state = state;
+    if (state === 'ready') this.error = undefined;
+    this.options.onChange?.(this);
+  }
+
+  private async connectWith(transport: Transport): Promise<Session> {
+    const client = new Client(this.options.clientInfo ?? { name: 'mcpkit-host', version: '0.1.0' }, {
+      capabilities: clientCapabilities(this.options.handlers),
+    });
+    installClientRequestHandlers(client, this.name, this.options.handlers);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refresh());
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.refresh());
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.refresh());
+    // Protocol errors (a bad message, a failed send) are not fatal: the request concerned fails on its own.
+    client.onerror = () => {};
+    try {
+      await client.connect(transport, { timeout: this.config.startupTimeoutMs });
+    } catch (error) {
+      await transport.close().catch(() => {});
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        throw new Error(`no answer to initialize within ${this.config.startupTimeoutMs} ms`);
+      }
+      throw error;
+    }
+    return { client, transport };
+  }
+
+  private async openTransport(): Promise<Session> {
+    const transport = this.config.transport;
+    if (transport.kind === 'stdio') {
+      return this.connectWith(new GroupStdioTransport({ name: this.name, ...transport, log: this.options.log }));
+    }
+    if (transport.mode === 'sse') return this.connectWith(httpTransport(transport.url, transport.headers, 'sse'));
+    try {
+      return await this.connectWith(httpTransport(transport.url, transport.headers, 'streamable'));
+    } catch (error) {
+      if (transport.mode === 'streamable') throw error;
+      // An older server answers the Streamable HTTP POST with an error; try the legacy transport before giving up.
+      try {
+        const session = await this.connectWith(httpTransport(transport.url, transport.headers, 'sse'));
+        this.options.log(this.name, 'connected with the legacy HTTP+SSE transport');
+        return session;
+      } catch {
+        throw error;
+      }
+    }
+  }
+
+  private async open(): Promise<void> {
+    const session = await this.openTransport();
+    this.session = session;
+    session.client.onclose = () => this.onClosed(session);
+    const version = session.client.getServerVersion();
+    const instructions = session.client.getInstructions();
+    this.serverInfo = {
+      name: version?.name ?? this.name,
+      version: version?.version ?? '',
+      ...(instructions ? { instructions } : {}),
+    };
+    await this.loadLists(session);
+    this.setState('ready');
+  }
+
+  private async loadLists(session: Session): Promise<void> {
+    const capabilities = session.client.getServerCapabilities() ?? {};
+    const timeout = this.config.startupTimeoutMs;
+    const tools: Tool[] = [];
+    const prompts: Prompt[] = [];
+    const resources: Resource[] = [];
+    if (capabilities.tools) {
+      let cursor: string | undefined;
+      for (let page = 0; page < maxPages; page++) {
+        const result = await session.client.listTools(cursor ? { cursor } : {}, { timeout });
+        tools.push(...result.tools);
+        cursor = result.nextCursor;
+        if (!cursor) break;
+      }
+    }
+    if (capabilities.prompts) {
+      let cursor: string | undefined;
+      for (let page = 0; page < maxPages; page++) {
+        const result = await session.client.listPrompts(cursor ? { cursor } : {}, { timeout });
+        prompts.push(...result.prompts);
+        cursor = result.nextCursor;
+        if (!cursor) break;
+      }
+    }
+    if (capabilities.resources) {
+      let cursor: string | undefined;
+      for (let page = 0; page < maxPages; page++) {
+        const result = await session.client.listResources(cursor ? { cursor } : {}, { timeout });
+        resources.push(...result.resources);
+        cursor = result.nextCursor;
+        if (!cursor) break;
+      }
+    }
+    this.tools = tools.filter((tool) => toolAllowed(this.config.tools, tool.name));
+    this.prompts = prompts;
+    this.resources = resources;
+  }
+
+  /** Lists everything again (on `list_changed`) and tells the host. */
+  async refresh(): Promise<void> {
+    const session = this.session;
+    if (!session || this.state !== 'ready') return;
+    try {
+      await this.loadLists(session);
+      this.options.onChange?.(this);
+    } catch (error) {
+      this.options.log(this.name, `could not refresh its lists: ${errorMessage(error)}`);
+    }
+  }
+
+  private onClosed(session: Session): void {
+    if (this.session !== session) return;
+    this.session = undefined;
+    if (this.closing) return;
+    const restartable = this.config.transport.kind === 'stdio';
+    this.error = 'the server stopped';
+    this.options.log(this.name, restartable ? 'stopped unexpectedly; restarting' : 'connection closed');
+    if (!restartable) {
+      this.setState('failed');
+      return;
+    }
+    this.setState('restarting');
+    this.scheduleRestart(0);
+  }
+
+  private scheduleRestart(attempt: number): void {
+    const { maxAttempts, initialDelayMs, maxDelayMs } = this.restartPolicy;
+    if (attempt >= maxAttempts) {
+      this.error = `the server stopped and did not come back after ${maxAttempts} restarts`;
+      this.options.log(this.name, this.error);
+      this.setState('failed');
+      return;
+    }
+    const delay = Math.min(initialDelayMs * 2 ** attempt, maxDelayMs);
+    this.restartTimer = setTimeout(async () => {
+      this.restartTimer = undefined;
+      if (this.closing) return;
+      try {
+        await this.open();
+        this.restarts += 1;
+        this.options.log(this.name, 'restarted');
+      } catch (error) {
+        this.options.log(this.name, `restart failed: ${errorMessage(error)}`);
+        if (!this.closing) this.scheduleRestart(attempt + 1);
+      }
+    }, delay);
+    this.restartTimer.unref();
+  }
+
+  private unavailable(): string {
+    if (this.state === 'restarting') return `Server "${this.name}" crashed and is restarting; try again shortly.`;
+    return `Server "${this.name}" is not available${this.error ? ` (${this.error})` : ''}.`;
+  }
+
+  /** Calls a tool; always resolves, with the tool's own result or an error result saying what went wrong. */
+  async callTool(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const session = this.session;
+    if (!session || this.state !== 'ready') return errorResult(this.unavailable());
+    if (!toolAllowed(this.config.tools, tool)) {
+      return errorResult(`Tool "${tool}" of server "${this.name}" is not allowed by the host's config.`);
+    }
+    if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
+    const timeout = options.timeoutMs ?? this.config.callTimeoutMs;
+    try {
+      const result = await session.client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        return errorResult(`Tool "${tool}" of server "${this.name}" did not answer within ${timeout} ms.`);
+      }
+      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+        return errorResult(`Server "${this.name}" stopped during the call to tool "${tool}".`);
+      }
+      return errorResult(`Tool "${tool}" of server "${this.name}" failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private ready(): Session {
+    if (!this.session || this.state !== 'ready') throw new HostError('SERVER_UNAVAILABLE', this.unavailable());
+    return this.session;
+  }
+
+  /** Gets a prompt with its arguments filled in. */
+  getPrompt(name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
+    return this.ready().client.getPrompt({ name, arguments: args }, { timeout: this.config.callTimeoutMs });
+  }
+
+  /** Reads a resource by URI. */
+  readResource(uri: string): Promise<ReadResourceResult> {
+    return this.ready().client.readResource({ uri }, { timeout: this.config.callTimeoutMs });
+  }
+
+  /** Tells the server the roots changed. */
+  async notifyRootsChanged(): Promise<void> {
+    await this.session?.client.sendRootsListChanged().catch(() => {});
+  }
+
+  /** Ends the connection and, for a stdio server, its whole process group. Safe to call twice. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    const session = this.session;
+    this.session = undefined;
+    if (session) await session.client.close().catch(() => {});
+    this.state = 'closed';
+  }
+}

@@ -1,0 +1,38 @@
+const hostErrorMarker = Symbol.for('mcpkit.HostError');
+
+/** Codes of the failures the host reports to its user or to the program embedding it. */
+export type HostErrorCode =
+  | 'CONFIG_NOT_FOUND'
+  | 'CONFIG_INVALID'
+  | 'CONFIG_INPUT_MISSING'
+  | 'SERVER_START_FAILED'
+  | 'SERVER_UNAVAILABLE'
+  | 'UNKNOWN_SERVER'
+  | 'UNKNOWN_TOOL'
+  | 'MODEL_NOT_CONFIGURED'
+  | 'MODEL_REQUEST_FAILED'
+  | 'MODEL_RESPONSE_INVALID'
+  | 'SCRIPT_INVALID'
+  | 'USAGE';
+
+/** A failure of the host with a code a program can branch on and a message a person can act on. */
+export class HostError extends Error {
+  readonly [hostErrorMarker] = true;
+  readonly code: HostErrorCode;
+
+  constructor(code: HostErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'HostError';
+    this.code = code;
+  }
+
+  /** True for a HostError from any copy of the package (works across duplicates, unlike instanceof). */
+  static isInstance(error: unknown): error is HostError {
+    return typeof error === 'object' && error !== null && hostErrorMarker in error;
+  }
+}
+
+/** The message of anything thrown, for people. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,141 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { HostConfig } from './config/server-config.js';
+import type { ClientRequestHandlers, ElicitationRequest, SamplingRequest } from './connection/client-requests.js';
+import { type CallOptions, errorResult, type RestartPolicy, ServerConnection } from './connection/server-connection.js';
+import { type CallToolResult, type ServerLogSink, stderrLogSink } from './connection/types.js';
+import { errorMessage, HostError } from './errors.js';
+import { type RegisteredTool, ToolRegistry } from './registry/tool-registry.js';
+
+/** How the host connects its servers. */
+export interface HostOptions {
+  /** Where servers' stderr lines go, prefixed with their names (default: the host's stderr). */
+  log?: ServerLogSink;
+  /** Directories offered to servers as roots (default: the working directory). */
+  roots?: string[];
+  /** Answers sampling requests; without it the host does not offer sampling. */
+  sample?(request: SamplingRequest): Promise<{ text: string; model: string }>;
+  /** Answers form elicitation; without it the host declines every form. */
+  elicit?: ClientRequestHandlers['elicit'];
+  /** How crashed stdio servers are restarted. */
+  restart?: Partial<RestartPolicy>;
+  /** The name and version the host gives at initialization. */
+  clientInfo?: { name: string; version: string };
+}
+
+/** A server that could not be started, and why. */
+export interface ServerFailure {
+  server: string;
+  message: string;
+}
+
+/** Many connected servers and one registry over their tools. */
+export interface Host {
+  /** The enabled servers, in config order, whatever their state. */
+  readonly connections: ServerConnection[];
+  /** The servers that failed to start. */
+  readonly failures: ServerFailure[];
+  /** Every tool the model may call, kept current as servers change. */
+  readonly registry: ToolRegistry;
+  /** A connection by its config name. */
+  connection(server: string): ServerConnection | undefined;
+  /** Calls a tool by its model-facing name; always resolves with one result. */
+  callTool(modelName: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  /** Calls a server's tool by its own name; always resolves with one result. */
+  call(server: string, tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  /** Called whenever the registry changes; returns a function that unsubscribes. */
+  onRegistryChange(listener: (registry: ToolRegistry) => void): () => void;
+  /** Closes every connection and ends every server's process group. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+const declineAll: NonNullable<ClientRequestHandlers['elicit']> = async (_request: ElicitationRequest) => ({
+  action: 'decline',
+});
+
+/**
+ * Starts and initializes every enabled server of a config at once. A server that fails is reported in `failures`
+ * and the others still work; the returned host never throws for one bad server.
+ */
+export async function connectHost(config: HostConfig, options: HostOptions = {}): Promise<Host> {
+  const log = options.log ?? stderrLogSink;
+  const roots = (options.roots ?? [process.cwd()]).map((directory) => {
+    const path = resolve(directory);
+    return { uri: pathToFileURL(path).href, name: path };
+  });
+  const handlers: ClientRequestHandlers = {
+    roots: () => roots,
+    elicit: options.elicit ?? declineAll,
+    ...(options.sample ? { sample: options.sample } : {}),
+  };
+  const registry = new ToolRegistry();
+  const listeners = new Set<(registry: ToolRegistry) => void>();
+  const connections: ServerConnection[] = [];
+  const rebuild = () => {
+    registry.rebuild(connections.map((connection) => ({ name: connection.name, tools: connection.tools })));
+    for (const listener of listeners) listener(registry);
+  };
+  for (const server of config.servers) {
+    if (server.disabled) continue;
+    connections.push(
+      new ServerConnection(server, {
+        log,
+        handlers,
+        ...(options.restart ? { restart: options.restart } : {}),
+        ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
+        onChange: (connection) => {
+          // A server that is not ready keeps no tools in the registry; its calls would only fail.
+          if (connection.state !== 'ready') connection.tools = [];
+          rebuild();
+        },
+      }),
+    );
+  }
+
+  const failures: ServerFailure[] = [];
+  const started = await Promise.allSettled(connections.map((connection) => connection.start()));
+  started.forEach((outcome, index) => {
+    if (outcome.status === 'rejected') {
+      const server = connections[index]?.name ?? '?';
+      failures.push({ server, message: errorMessage(outcome.reason) });
+      log(server, errorMessage(outcome.reason));
+    }
+  });
+  rebuild();
+
+  const byName = new Map(connections.map((connection) => [connection.name, connection]));
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= Promise.allSettled(connections.map((connection) => connection.close())).then(() => {});
+    return closing;
+  };
+  const call: Host['call'] = (server, tool, args, callOptions) => {
+    const connection = byName.get(server);
+    if (!connection) {
+      const known = connections.map((each) => each.name).join(', ') || 'none';
+      return Promise.reject(new HostError('UNKNOWN_SERVER', `There is no server "${server}" (connected: ${known}).`));
+    }
+    return connection.callTool(tool, args, callOptions);
+  };
+  return {
+    connections,
+    failures,
+    registry,
+    connection: (server) => byName.get(server),
+    callTool(modelName, args, callOptions) {
+      const entry: RegisteredTool | undefined = registry.resolve(modelName);
+      if (!entry) {
+        return Promise.resolve(errorResult(`There is no tool named "${modelName}". Use one of the tools listed.`));
+      }
+      return call(entry.server, entry.tool, args, callOptions);
+    },
+    call,
+    onRegistryChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

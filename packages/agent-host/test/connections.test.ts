@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { connectHost } from '../src/host.js';
+import { collectLog, fixtureServer, isAlive, textOf } from './helpers.js';
+
+describe('connecting stdio servers', () => {
+  it('starts every server at once, reports one that fails, and the others still work', async () => {
+    const log = collectLog();
+    await using host = await connectHost(
+      {
+        servers: [
+          fixtureServer('alpha', 'echo-server.mjs'),
+          fixtureServer('broken', 'crashing-server.mjs', { startupTimeoutMs: 10_000 }),
+          fixtureServer('stuck', 'hanging-server.mjs', { startupTimeoutMs: 1500 }),
+          fixtureServer('off', 'echo-server.mjs', { disabled: true }),
+        ],
+      },
+      { log: log.sink },
+    );
+    expect(host.failures.map((failure) => failure.server).sort()).toEqual(['broken', 'stuck']);
+    expect(host.failures.find((failure) => failure.server === 'stuck')?.message).toMatch(/initialize within 1500 ms/);
+    expect(host.connections.map((connection) => connection.name)).toEqual(['alpha', 'broken', 'stuck']);
+    expect(log.lines).toContain('[broken] fatal: cannot open database');
+    expect(textOf(await host.callTool('alpha__echo', { text: 'hi' }))).toBe('alpha: hi');
+    const refused = await host.call('stuck', 'echo', { text: 'hi' });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/Server "stuck" is not available/);
+  });
+
+  it('skips lines on stdout that are not JSON-RPC and says so on stderr', async () => {
+    const log = collectLog();
+    const server = fixtureServer('noisy', 'echo-server.mjs');
+    if (server.transport.kind === 'stdio') server.transport.env = { FIXTURE_GARBAGE: '1' };
+    await using host = await connectHost({ servers: [server] }, { log: log.sink });
+    expect(host.failures).toEqual([]);
+    expect(textOf(await host.callTool('noisy__echo', { text: 'still works' }))).toBe('noisy: still works');
+    expect(log.lines.some((line) => line.includes('not JSON-RPC: Welcome to the echo server!'))).toBe(true);
+  });
+
+  it('passes stderr through with the server name and does not treat it as failure', async () => {
+    const log = collectLog();
+    await using host = await connectHost({ servers: [fixtureServer('talker', 'echo-server.mjs')] }, { log: log.sink });
+    const result = await host.callTool('talker__say_stderr', { line: 'a warning' });
+    expect(result.isError).toBeFalsy();
+    await expect.poll(() => log.lines).toContain('[talker] a warning');
+    expect(host.connection('talker')?.state).toBe('ready');
+  });
+
+  it('ends the whole process group on close, grandchildren included', async () => {
+    const host = await connectHost({ servers: [fixtureServer('group', 'echo-server.mjs')] }, { log: () => {} });
+    const serverPid = Number(textOf(await host.callTool('group__pid', {})));
+    const grandchildPid = Number(textOf(await host.callTool('group__spawn_grandchild', {})));
+    expect(isAlive(serverPid)).toBe(true);
+    expect(isAlive(grandchildPid)).toBe(true);
+    await host.close();
+    await expect.poll(() => isAlive(serverPid) || isAlive(grandchildPid), { timeout: 10_000 }).toBe(false);
+  });
+
+  it('answers a call in flight when the server dies, then restarts the server with backoff', async () => {
+    const log = collectLog();
+    await using host = await connectHost(
+      { servers: [fixtureServer('fragile', 'echo-server.mjs')] },
+      { log: log.sink, restart: { initialDelayMs: 100 } },
+    );
+    const firstPid = textOf(await host.callTool('fragile__pid', {}));
+    const crashed = await host.callTool('fragile__crash', {});
+    expect(crashed.isError).toBe(true);
+    expect(textOf(crashed)).toMatch(/stopped during the call to tool "crash"/);
+    const connection = host.connection('fragile');
+    await expect.poll(() => connection?.state, { timeout: 20_000 }).toBe('ready');
+    expect(connection?.restarts).toBe(1);
+    expect(host.registry.resolve('fragile__echo')).toBeDefined();
+    const secondPid = textOf(await host.callTool('fragile__pid', {}));
+    expect(secondPid).not.toBe(firstPid);
+  });
+
+  it('ends a call that takes too long with an error result and tells the server to stop', async () => {
+    await using host = await connectHost(
+      { servers: [fixtureServer('lazy', 'echo-server.mjs', { callTimeoutMs: 300 })] },
+      { log: () => {} },
+    );
+    const started = Date.now();
+    const result = await host.callTool('lazy__slow', { ms: 20_000 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/did not answer within 300 ms/);
+    await expect.poll(async () => textOf(await host.callTool('lazy__cancelled_count', {}))).toBe('1');
+  });
+
+  it('cancels a call when its signal aborts and sends notifications/cancelled', async () => {
+    await using host = await connectHost({ servers: [fixtureServer('patient', 'echo-server.mjs')] }, { log: () => {} });
+    const controller = new AbortController();
+    const pending = host.callTool('patient__slow', { ms: 20_000 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    const result = await pending;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/cancelled/);
+    await expect.poll(async () => textOf(await host.callTool('patient__cancelled_count', {}))).toBe('1');
+  });
+
+  it('refreshes the registry when a server says its tool list changed', async () => {
+    await using host = await connectHost({ servers: [fixtureServer('growing', 'echo-server.mjs')] }, { log: () => {} });
+    expect(host.registry.resolve('growing__fresh')).toBeUndefined();
+    await host.callTool('growing__add_tool', { tool: 'fresh' });
+    await expect.poll(() => host.registry.resolve('growing__fresh')?.tool).toBe('fresh');
+    expect(textOf(await host.callTool('growing__fresh', {}))).toBe('added');
+  });
+
+  it('keeps colliding tool names apart by server and honours allow and deny lists', async () => {
+    await using host = await connectHost(
+      {
+        servers: [
+          fixtureServer('one', 'echo-server.mjs', { tools: { allow: ['echo', 'p*'] } }),
+          fixtureServer('two', 'echo-server.mjs', { tools: { deny: ['crash', 'spawn_*'] } }),
+        ],
+      },
+      { log: () => {} },
+    );
+    const names = host.registry.list().map((entry) => entry.modelName);
+    expect(names.filter((name) => name.startsWith('one__')).sort()).toEqual(['one__echo', 'one__picture', 'one__pid']);
+    expect(names).toContain('two__echo');
+    expect(names).not.toContain('two__crash');
+    expect(names).not.toContain('two__spawn_grandchild');
+    expect(textOf(await host.callTool('one__echo', { text: 'x' }))).toBe('one: x');
+    expect(textOf(await host.callTool('two__echo', { text: 'x' }))).toBe('two: x');
+    const denied = await host.call('two', 'crash', {});
+    expect(textOf(denied)).toMatch(/not allowed by the host's config/);
+  });
+
+  it('offers roots and declines elicitation when no one can answer', async () => {
+    await using host = await connectHost(
+      { servers: [fixtureServer('curious', 'echo-server.mjs')] },
+      { log: () => {}, roots: ['/tmp'] },
+    );
+    expect(textOf(await host.callTool('curious__list_roots', {}))).toBe('["file:///tmp"]');
+    expect(textOf(await host.callTool('curious__ask_user', {}))).toBe('user chose decline');
+  });
+});
