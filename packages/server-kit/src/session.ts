@@ -53,6 +53,19 @@ export interface SessionHost {
   forget(session: Session): void;
 }
 
+/** An MCP logging notification; an Error travels as its message only (its stack stays on stderr). */
+function logNotification(level: LogLevel, logger: string, message: string, data: unknown): ServerNotification {
+  const payload = data === undefined ? message : { message, data: data instanceof Error ? data.message : data };
+  return { method: 'notifications/message', params: { level, logger, data: payload } };
+}
+
+/** The SDK's complaint about an elicitation answer that does not match the form, made readable; else undefined. */
+function schemaMismatch(error: unknown): string | undefined {
+  if (!(error instanceof McpError) || error.code !== ErrorCode.InvalidParams) return undefined;
+  const match = /does not match requested schema:\s*(.*)$/s.exec(error.message);
+  return match?.[1]?.replace(/\bdata\//g, '').replace(/\//g, '.');
+}
+
 /** The level at which MCP log notifications start when the client has not set one. */
 const defaultClientLogLevel: LogLevel = 'info';
 
@@ -101,10 +114,7 @@ export class Session {
   clientSink(): LogSink {
     return (level, message, data) => {
       if (!isLevelEnabled(level, this.logLevel) || this.server.transport === undefined) return;
-      const payload = data === undefined ? message : { message, data: data instanceof Error ? data.message : data };
-      this.server
-        .notification({ method: 'notifications/message', params: { level, logger: this.host.name, data: payload } })
-        .catch(() => {});
+      this.server.notification(logNotification(level, this.host.name, message, data)).catch(() => {});
     };
   }
 
@@ -132,10 +142,21 @@ export class Session {
     return this.rootsCache;
   }
 
+  /**
+   * A sink for the logs of one request: sent as related to that request, so that over Streamable HTTP they travel on
+   * the request's own response stream (a client without a standalone GET stream would otherwise never see them).
+   */
+  private requestSink(extra: Extra): LogSink {
+    return (level, message, data) => {
+      if (!isLevelEnabled(level, this.logLevel)) return;
+      extra.sendNotification(logNotification(level, this.host.name, message, data)).catch(() => {});
+    };
+  }
+
   private requestContext(extra: Extra, signal: AbortSignal): RequestContext {
     return {
       signal,
-      log: this.log,
+      log: createLogger(this.host.stderr, this.requestSink(extra)),
       client: this.clientInfo(),
       ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
     };
@@ -183,10 +204,14 @@ export class Session {
           throw new ToolError('This client does not support elicitation, so the tool cannot ask the user.');
         }
         const requestedSchema = objectJsonSchema(schema, 'input') as ElicitRequestFormParams['requestedSchema'];
-        const answer = await this.server.elicitInput(
-          { mode: 'form', message, requestedSchema },
-          { signal, relatedRequestId: extra.requestId },
-        );
+        const answer = await this.server
+          .elicitInput({ mode: 'form', message, requestedSchema }, { signal, relatedRequestId: extra.requestId })
+          .catch((error: unknown) => {
+            // The SDK checks an accepted answer against the JSON Schema first; its verdict is for the model too.
+            const detail = schemaMismatch(error);
+            if (detail === undefined) throw error;
+            throw new ToolError(`The answer to the form was not valid: ${detail}.`);
+          });
         if (answer.action !== 'accept') return { action: answer.action };
         const parsed = schema.safeParse(answer.content ?? {});
         if (!parsed.success)

@@ -3,7 +3,7 @@ import type { KitServer } from '../create-server.js';
 import { KitError } from '../errors.js';
 import { type LogLevel, logLevels } from '../logger.js';
 import { serveHttp } from '../transports/serve-http.js';
-import { serveStdio } from '../transports/serve-stdio.js';
+import { redirectConsoleToStderr, serveStdio } from '../transports/serve-stdio.js';
 
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
@@ -112,7 +112,8 @@ export function helpText(command: ServerCommand<Record<string, ServerFlag>>): st
 
 /** Reads `--http [host:]port`; the host defaults to loopback. */
 export function parseHttpAddress(value: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:]+))?:?(\d+)$/.exec(value.trim());
+  // PORT, :PORT, HOST:PORT or [IPV6]:PORT; the host part, when present, must be followed by a colon.
+  const match = /^(?:(?:\[([^\]]+)\]|([^:[\]]+))?:)?(\d{1,5})$/.exec(value.trim());
   const port = match ? Number(match[3]) : Number.NaN;
   if (!match || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--http takes [host:]port, such as 8080 or 127.0.0.1:8080; got ${JSON.stringify(value)}.`);
@@ -202,6 +203,8 @@ export async function runServerCommand<Flags extends Record<string, ServerFlag>>
     process.stderr.write(parsed.exit);
     process.exit(0);
   }
+  // Over stdio, stdout belongs to the protocol from the start: building the server may already log.
+  if (parsed.transport.kind === 'stdio') redirectConsoleToStderr();
   let server: KitServer;
   try {
     server = await build(parsed);

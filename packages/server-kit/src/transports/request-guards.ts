@@ -18,10 +18,9 @@ function hostName(header: string): string {
  */
 export function isAllowedHost(header: string | undefined, allowed: readonly string[]): boolean {
   if (!header) return false;
-  const name = hostName(header.toLowerCase());
-  return (
-    isLoopbackHost(name) || allowed.some((entry) => entry.toLowerCase() === name || entry.toLowerCase() === header)
-  );
+  const value = header.toLowerCase();
+  const name = hostName(value);
+  return isLoopbackHost(name) || allowed.some((entry) => entry.toLowerCase() === name || entry.toLowerCase() === value);
 }
 
 /** True when a browser Origin may call: a loopback origin, or one the operator allowed exactly. */

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { format } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { KitServer } from '../create-server.js';
 
@@ -12,12 +13,15 @@ export interface StdioOptions {
 
 let consoleRedirected = false;
 
-/** Sends console output of any dependency to stderr, so that nothing but JSON-RPC reaches stdout. */
-function redirectConsoleToStderr(): void {
+/**
+ * Sends console output of any dependency to stderr, so that nothing but JSON-RPC reaches stdout. The command-line
+ * helper calls it before building the server, so that a dependency logging while it loads data is covered too.
+ */
+export function redirectConsoleToStderr(): void {
   if (consoleRedirected) return;
   consoleRedirected = true;
   const toStderr = (...values: unknown[]) => {
-    process.stderr.write(`${values.map((value) => (typeof value === 'string' ? value : String(value))).join(' ')}\n`);
+    process.stderr.write(`${format(...values)}\n`);
   };
   console.log = toStderr;
   console.info = toStderr;

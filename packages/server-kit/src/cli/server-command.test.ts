@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import {
+  helpText,
+  parseHttpAddress,
+  parseServerCommand,
+  type ServerCommand,
+  type ServerFlag,
+  UsageError,
+} from './server-command.js';
+
+const command: ServerCommand<Record<string, ServerFlag>> = {
+  name: 'mcpkit-example',
+  version: '1.2.3',
+  description: 'An example server.',
+  positionals: 'DIR [DIR...]',
+  flags: {
+    write: { type: 'boolean', description: 'Allow writes' },
+    'max-rows': { type: 'string', description: 'Row cap', valueName: 'N' },
+  },
+  environment: { EXAMPLE_HOME: 'Where the data lives' },
+};
+
+describe('parseServerCommand', () => {
+  it('defaults to stdio at info level and reads the server flags and positionals', () => {
+    const parsed = parseServerCommand(command, ['--write', '--max-rows', '50', '/data']);
+    expect(parsed).toEqual({
+      values: { write: true, 'max-rows': '50' },
+      positionals: ['/data'],
+      transport: { kind: 'stdio' },
+      logLevel: 'info',
+    });
+  });
+
+  it('reads --http with a token from the flag or the environment, origins and stateless mode', () => {
+    const parsed = parseServerCommand(
+      command,
+      [
+        '--http',
+        '0.0.0.0:8080',
+        '--allowed-origin',
+        'https://a.example',
+        '--allowed-origin',
+        'https://b.example',
+        '--stateless',
+      ],
+      { MCPKIT_TOKEN: 'from-env' },
+    );
+    expect(parsed).toMatchObject({
+      transport: {
+        kind: 'http',
+        host: '0.0.0.0',
+        port: 8080,
+        token: 'from-env',
+        allowedOrigins: ['https://a.example', 'https://b.example'],
+        stateless: true,
+      },
+    });
+    expect(parseServerCommand(command, ['--http', '9000', '--token', 'flag'], { MCPKIT_TOKEN: 'env' })).toMatchObject({
+      transport: { kind: 'http', host: '127.0.0.1', port: 9000, token: 'flag' },
+    });
+  });
+
+  it('returns the help and version texts instead of a parse', () => {
+    expect(parseServerCommand(command, ['--help'])).toEqual({ exit: helpText(command) });
+    expect(parseServerCommand(command, ['-v'])).toEqual({ exit: '1.2.3\n' });
+  });
+
+  it('throws UsageError for an unknown flag, a bad value, or a flag out of place', () => {
+    expect(() => parseServerCommand(command, ['--bogus'])).toThrow(UsageError);
+    expect(() => parseServerCommand(command, ['--bogus'])).toThrow(/--bogus/);
+    expect(() => parseServerCommand(command, ['--log-level', 'loud'])).toThrow(/--log-level takes one of debug, info/);
+    expect(() => parseServerCommand(command, ['--token', 'x'])).toThrow(/only apply with --http/);
+    expect(() => parseServerCommand(command, ['--http', 'nope'])).toThrow(/--http takes \[host:\]port/);
+    expect(() => parseServerCommand({ ...command, requirePositionals: true }, [])).toThrow(/needs DIR \[DIR...\]/);
+  });
+});
+
+describe('parseHttpAddress', () => {
+  it('reads a port, host:port and [ipv6]:port', () => {
+    expect(parseHttpAddress('8080')).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(parseHttpAddress(':8080')).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(parseHttpAddress('localhost:0')).toEqual({ host: 'localhost', port: 0 });
+    expect(parseHttpAddress('[::1]:9000')).toEqual({ host: '::1', port: 9000 });
+  });
+
+  it('refuses out-of-range ports and junk', () => {
+    for (const value of ['65536', 'host:', 'a:b', '', '-1'])
+      expect(() => parseHttpAddress(value), value).toThrow(UsageError);
+  });
+});
+
+describe('helpText', () => {
+  it('lists the usage, every flag with its value name, and the environment', () => {
+    const help = helpText(command);
+    expect(help).toMatch(
+      /^mcpkit-example 1\.2\.3: An example server\.\n\nUsage: mcpkit-example \[options\] DIR \[DIR\.\.\.\]\n/,
+    );
+    for (const line of [
+      '--write',
+      '--max-rows N',
+      '--http [HOST:]PORT',
+      '--token TOKEN',
+      '-h, --help',
+      '-v, --version',
+    ]) {
+      expect(help).toContain(line);
+    }
+    expect(help).toMatch(/Environment:\n\s+EXAMPLE_HOME\s+Where the data lives/);
+  });
+});

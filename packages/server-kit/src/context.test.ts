@@ -1,0 +1,185 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createServer, type KitServer } from './create-server.js';
+import { defineTool } from './define-tool.js';
+import { connectTestClient, resultText } from './testing/index.js';
+
+const withProgress = defineTool({
+  name: 'count',
+  description: 'Counts to three, reporting progress.',
+  async handler(_args, { progress }) {
+    await progress(1, 3);
+    await progress(2, 3, 'two');
+    await progress(3, 3);
+    return 'counted';
+  },
+});
+
+const chatty = defineTool({
+  name: 'chatty',
+  description: 'Logs at every level.',
+  handler(_args, { log }) {
+    log.debug('debug line');
+    log.info('info line');
+    log.warning('warning line');
+    log.error('error line', new Error('boom'));
+    return 'logged';
+  },
+});
+
+/** Connects a client to `server` and records every message the server sends on the wire. */
+async function connectRecording(server: KitServer) {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const sent: JSONRPCMessage[] = [];
+  const send = serverTransport.send.bind(serverTransport);
+  serverTransport.send = (message, options) => {
+    sent.push(message);
+    return send(message, options);
+  };
+  await server.connect(serverTransport);
+  const client = new Client({ name: 'recorder', version: '1' });
+  await client.connect(clientTransport);
+  return { client, sent };
+}
+
+const methodsOf = (messages: JSONRPCMessage[]) =>
+  messages.flatMap((message) => ('method' in message ? [message.method] : []));
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('progress', () => {
+  it('sends progress notifications with the client token when the client asked for progress', async () => {
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [withProgress] }));
+    const updates: unknown[] = [];
+    const result = await client.client.callTool({ name: 'count', arguments: {} }, undefined, {
+      onprogress: (update) => updates.push(update),
+    });
+    expect(resultText(result as never)).toBe('counted');
+    expect(updates).toEqual([
+      { progress: 1, total: 3 },
+      { progress: 2, total: 3, message: 'two' },
+      { progress: 3, total: 3 },
+    ]);
+  });
+
+  it('sends nothing when the request carries no progress token', async () => {
+    const { client, sent } = await connectRecording(createServer({ name: 't', version: '1', tools: [withProgress] }));
+    await client.callTool({ name: 'count', arguments: {} });
+    expect(methodsOf(sent)).not.toContain('notifications/progress');
+    await client.close();
+  });
+});
+
+describe('logging', () => {
+  it('sends log notifications at or above the level the client set, and only those', async () => {
+    await using client = await connectTestClient(
+      createServer({ name: 't', version: '1', tools: [chatty], logLevel: 'emergency' }),
+    );
+    await client.client.setLoggingLevel('warning');
+    await client.callTool('chatty');
+    const logs = () =>
+      client.notifications.flatMap((item) => (item.method === 'notifications/message' ? [item.params] : []));
+    await expect.poll(() => logs().length).toBe(2);
+    expect(logs()).toEqual([
+      { level: 'warning', logger: 't', data: 'warning line' },
+      { level: 'error', logger: 't', data: { message: 'error line', data: 'boom' } },
+    ]);
+  });
+
+  it('sends info and above before the client sets a level', async () => {
+    await using client = await connectTestClient(
+      createServer({ name: 't', version: '1', tools: [chatty], logLevel: 'emergency' }),
+    );
+    await client.callTool('chatty');
+    await client.client.ping();
+    expect(
+      client.notifications.flatMap((item) => (item.method === 'notifications/message' ? [item.params.level] : [])),
+    ).toEqual(['info', 'warning', 'error']);
+  });
+
+  it('writes to stderr at the server level, with the stack of an error, and never to stdout', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const stdout = vi.spyOn(process.stdout, 'write');
+    await using client = await connectTestClient(
+      createServer({ name: 'srv', version: '1', tools: [chatty], logLevel: 'warning' }),
+    );
+    await client.callTool('chatty');
+    const written = stderr.mock.calls.map(([chunk]) => String(chunk));
+    expect(written.filter((line) => line.startsWith('[srv]'))).toEqual([
+      '[srv] warning: warning line\n',
+      expect.stringMatching(/^\[srv\] error: error line\nError: boom\n\s+at /),
+    ]);
+    expect(stdout).not.toHaveBeenCalled();
+  });
+
+  it('broadcasts server-wide logs to every connected client', async () => {
+    const server = createServer({ name: 't', version: '1', logLevel: 'emergency' });
+    await using first = await connectTestClient(server);
+    await using second = await connectTestClient(server);
+    server.log.warning('disk almost full');
+    for (const client of [first, second]) {
+      await expect
+        .poll(() => client.notifications.find((item) => item.method === 'notifications/message')?.params)
+        .toEqual({ level: 'warning', logger: 't', data: 'disk almost full' });
+    }
+  });
+});
+
+describe('cancellation', () => {
+  it('aborts the handler signal when the client cancels the request', async () => {
+    let started = false;
+    let reason: unknown;
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits until cancelled.',
+      handler: (_args, { signal }) =>
+        new Promise<string>((resolve) => {
+          started = true;
+          signal.addEventListener('abort', () => {
+            reason = signal.reason;
+            resolve('stopped');
+          });
+        }),
+    });
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [wait] }));
+    const controller = new AbortController();
+    const call = client.client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal });
+    await expect.poll(() => started).toBe(true);
+    controller.abort('the user pressed stop');
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => reason).toBeDefined();
+  });
+
+  it('aborts handlers in flight when the server closes, then runs onClose once', async () => {
+    let aborted = false;
+    const onClose = vi.fn();
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits until aborted.',
+      handler: (_args, { signal }) =>
+        new Promise<string>((resolve) => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            resolve('stopped');
+          });
+        }),
+    });
+    const server = createServer({ name: 't', version: '1', tools: [wait], onClose });
+    const client = await connectTestClient(server);
+    const call = client.callTool('wait').catch(() => undefined);
+    await expect.poll(() => server.sessionCount).toBe(1);
+    await client.client.ping();
+    await Promise.all([server.close(), server.close()]);
+    expect(aborted).toBe(true);
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(server.signal.aborted).toBe(true);
+    await call;
+    await expect(server.connect(InMemoryTransport.createLinkedPair()[1])).rejects.toMatchObject({
+      code: 'SERVER_CLOSED',
+    });
+  });
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createServer } from './create-server.js';
+import { defineTool } from './define-tool.js';
+import { KitError } from './errors.js';
+import { json, text } from './results.js';
+import { connectTestClient, resultText } from './testing/index.js';
+
+const weather = defineTool({
+  name: 'get_weather',
+  title: 'Weather',
+  description: 'The weather in a city.',
+  input: z.object({ city: z.string() }),
+  output: z.object({ city: z.string(), celsius: z.number() }),
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  handler: ({ city }) => ({ city, celsius: city === 'Oslo' ? -3 : 21 }),
+});
+
+const liar = defineTool({
+  name: 'lie',
+  description: 'Returns a value that breaks its own output schema.',
+  output: z.object({ count: z.number() }),
+  handler: () => ({ count: 'many' }) as never,
+});
+
+const explained = defineTool({
+  name: 'explained',
+  description: 'Returns a full result with structured content.',
+  output: z.object({ total: z.number() }),
+  handler: () => ({ ...text('Three in all.'), structuredContent: { total: 3 } }),
+});
+
+describe('output schemas', () => {
+  it('lists the output schema and title, and sends the value as structuredContent plus JSON text', async () => {
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [weather] }));
+    const [tool] = (await client.client.listTools()).tools;
+    expect(tool?.title).toBe('Weather');
+    expect(tool?.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { city: { type: 'string' }, celsius: { type: 'number' } },
+      required: ['city', 'celsius'],
+    });
+    expect(tool?.outputSchema).not.toHaveProperty('$schema');
+    const result = await client.callTool('get_weather', { city: 'Oslo' });
+    expect(result.structuredContent).toEqual({ city: 'Oslo', celsius: -3 });
+    expect(JSON.parse(resultText(result))).toEqual({ city: 'Oslo', celsius: -3 });
+  });
+
+  it('keeps the text of a full result and checks its structuredContent', async () => {
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [explained] }));
+    const result = await client.callTool('explained');
+    expect(resultText(result)).toBe('Three in all.');
+    expect(result.structuredContent).toEqual({ total: 3 });
+  });
+
+  it('turns a value that breaks the output schema into a short internal error, logged for the developer', async () => {
+    await using client = await connectTestClient(
+      createServer({ name: 't', version: '1', tools: [liar], logLevel: 'emergency' }),
+    );
+    const result = await client.callTool('lie');
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(resultText(result)).toContain('internal error');
+  });
+});
+
+describe('handler return values', () => {
+  it('shapes a plain object as JSON with structuredContent, and nothing as an empty result', async () => {
+    const plain = defineTool({ name: 'plain', description: 'x', handler: () => ({ ok: true }) });
+    const empty = defineTool({ name: 'empty', description: 'x', handler: () => undefined as never });
+    const helper = defineTool({ name: 'helper', description: 'x', handler: () => json({ rows: 2 }, { indent: 0 }) });
+    await using client = await connectTestClient(
+      createServer({ name: 't', version: '1', tools: [plain, empty, helper] }),
+    );
+    expect(await client.callTool('plain')).toMatchObject({ structuredContent: { ok: true } });
+    expect((await client.callTool('empty')).content).toEqual([]);
+    expect(await client.callTool('helper')).toEqual({
+      content: [{ type: 'text', text: '{"rows":2}' }],
+      structuredContent: { rows: 2 },
+    });
+  });
+
+  it('answers arguments that fail the schema with every problem listed', async () => {
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [weather] }));
+    const result = await client.callTool('get_weather', { city: 7, extra: true });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/^Invalid arguments for tool "get_weather": city: .+\.$/);
+  });
+});
+
+describe('definition checks', () => {
+  it('accepts names by the spec rule and refuses others with INVALID_NAME', () => {
+    for (const name of ['a', 'get.weather', 'A-b_c.1', 'x'.repeat(128)]) {
+      expect(defineTool({ name, description: 'x', handler: () => '' }).name).toBe(name);
+    }
+    for (const name of ['', 'x'.repeat(129), 'has space', 'slash/name', 'émoji']) {
+      expect(() => defineTool({ name, description: 'x', handler: () => '' })).toThrow(
+        expect.objectContaining({ code: 'INVALID_NAME' }),
+      );
+    }
+  });
+
+  it('requires a description, because the model reads it', () => {
+    expect(() => defineTool({ name: 'mute', description: '  ', handler: () => '' })).toThrow(KitError);
+  });
+
+  it('rejects a duplicate tool added at run time', () => {
+    const server = createServer({ name: 't', version: '1', tools: [weather] });
+    expect(() => server.addTool(weather)).toThrow(expect.objectContaining({ code: 'DUPLICATE_NAME' }));
+    expect(server.removeTool('get_weather')).toBe(true);
+    expect(server.removeTool('get_weather')).toBe(false);
+  });
+});
