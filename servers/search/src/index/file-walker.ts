@@ -1,0 +1,101 @@
+import type { Dirent } from 'node:fs';
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { hasBinaryExtension } from './text-extraction.js';
+
+/** A file the walk found, with what the index compares to decide whether to read it again. */
+export interface WalkedFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** What the walk skips. */
+export interface WalkOptions {
+  /** Files larger than this many bytes are not indexed. */
+  maxFileSize: number;
+  /** Absolute paths never indexed (the index file itself when it lies inside a directory). */
+  excludedPaths?: ReadonlySet<string>;
+  signal?: AbortSignal;
+}
+
+/** Directory names never descended into, whatever .gitignore says. */
+const alwaysSkipped = new Set(['.git', '.hg', '.svn', 'node_modules']);
+
+interface IgnoreRules {
+  base: string;
+  rules: Ignore;
+}
+
+async function readIgnoreRules(directory: string): Promise<IgnoreRules | undefined> {
+  try {
+    const content = await readFile(join(directory, '.gitignore'), 'utf8');
+    return { base: directory, rules: ignore().add(content) };
+  } catch {
+    return undefined;
+  }
+}
+
+function isIgnored(stack: readonly IgnoreRules[], path: string, directory: boolean): boolean {
+  for (const { base, rules } of stack) {
+    const relativePath = relative(base, path).split(sep).join('/');
+    if (relativePath && rules.ignores(directory ? `${relativePath}/` : relativePath)) return true;
+  }
+  return false;
+}
+
+/** The .gitignore rules that apply at `directory`: those of `root` and every folder between them. */
+async function ancestorRules(root: string, directory: string): Promise<IgnoreRules[]> {
+  const chain: string[] = [];
+  for (let current = dirname(directory); current.length >= root.length; current = dirname(current)) {
+    chain.unshift(current);
+    if (current === root || current === dirname(current)) break;
+  }
+  const stack: IgnoreRules[] = [];
+  for (const folder of chain) {
+    const rules = await readIgnoreRules(folder);
+    if (rules) stack.push(rules);
+  }
+  return stack;
+}
+
+/**
+ * Walks `directory` (inside `root`) and yields the files worth indexing: it follows .gitignore files at every level,
+ * skips VCS and dependency folders, symbolic links, binary extensions and files over the size cap.
+ */
+export async function* walkFiles(root: string, directory: string, options: WalkOptions): AsyncGenerator<WalkedFile> {
+  const inherited = directory === root ? [] : await ancestorRules(root, directory);
+  if (directory !== root && isIgnored(inherited, directory, true)) return;
+  const pending: { path: string; stack: IgnoreRules[] }[] = [{ path: directory, stack: inherited }];
+  while (pending.length > 0) {
+    options.signal?.throwIfAborted();
+    const { path, stack: parentStack } = pending.pop() as { path: string; stack: IgnoreRules[] };
+    let entries: Dirent[];
+    try {
+      entries = await readdir(path, { withFileTypes: true });
+    } catch {
+      continue; // unreadable or vanished folders are skipped, not fatal
+    }
+    const own = entries.some((entry) => entry.name === '.gitignore') ? await readIgnoreRules(path) : undefined;
+    const stack = own ? [...parentStack, own] : parentStack;
+    const files: string[] = [];
+    for (const entry of entries) {
+      const child = join(path, entry.name);
+      if (entry.isDirectory()) {
+        if (alwaysSkipped.has(entry.name) || isIgnored(stack, child, true)) continue;
+        pending.push({ path: child, stack });
+      } else if (entry.isFile()) {
+        if (hasBinaryExtension(entry.name) || options.excludedPaths?.has(child) || isIgnored(stack, child, false)) {
+          continue;
+        }
+        files.push(child);
+      }
+    }
+    const stats = await Promise.all(files.map((file) => lstat(file).catch(() => undefined)));
+    for (const [index, stat] of stats.entries()) {
+      if (!stat?.isFile() || stat.size > options.maxFileSize) continue;
+      yield { path: files[index] as string, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) };
+    }
+  }
+}

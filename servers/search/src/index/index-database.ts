@@ -1,0 +1,207 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+
+/** Passages of one document get rowids `documentId * passagesPerDocument + n`, so a document's are one rowid range. */
+export const passagesPerDocument = 65_536;
+
+/** Title, path and body weights of BM25: a match in the title or path counts more than one in the text. */
+export const rankWeights = { title: 6, path: 4, body: 1 } as const;
+
+const schemaVersion = '1';
+
+/** What the index stores about a file besides its passages. */
+export interface StoredDocument {
+  id: number;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  title: string;
+  lineCount: number;
+  /** False for files that were looked at but hold no text (binary); kept so a re-run does not read them again. */
+  text: boolean;
+}
+
+/** One passage to store: where it starts and its text. */
+export interface PassageInput {
+  line: number;
+  body: string;
+}
+
+/** A document to store, with the relative path that is searched for path matches. */
+export interface DocumentInput {
+  path: string;
+  relativePath: string;
+  size: number;
+  mtimeMs: number;
+  title: string;
+  lineCount: number;
+  text: boolean;
+  passages: PassageInput[];
+}
+
+/** The SQLite file of the index: a documents table and an FTS5 table of passages. */
+export class IndexDatabase {
+  readonly file: string;
+  private readonly database: Database.Database;
+  private readonly statements;
+
+  constructor(file: string) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.file = file;
+    this.database = new Database(file);
+    this.database.pragma('journal_mode = WAL');
+    this.database.pragma('synchronous = NORMAL');
+    this.migrate();
+    const database = this.database;
+    this.statements = {
+      insertDocument: database.prepare(
+        `INSERT INTO documents (path, size, mtime_ms, title, line_count, text) VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      updateDocument: database.prepare(
+        `UPDATE documents SET size = ?, mtime_ms = ?, title = ?, line_count = ?, text = ? WHERE id = ?`,
+      ),
+      findDocument: database.prepare(`SELECT id FROM documents WHERE path = ?`),
+      getDocument: database.prepare(
+        `SELECT id, path, size, mtime_ms AS mtimeMs, title, line_count AS lineCount, text FROM documents WHERE path = ?`,
+      ),
+      deleteDocument: database.prepare(`DELETE FROM documents WHERE id = ?`),
+      deletePassages: database.prepare(
+        `DELETE FROM passages WHERE rowid >= CAST(? AS INTEGER) AND rowid < CAST(? AS INTEGER)`,
+      ),
+      insertPassage: database.prepare(
+        `INSERT INTO passages (rowid, title, path, body, line) VALUES (CAST(? AS INTEGER), ?, ?, ?, ?)`,
+      ),
+      documentsUnder: database.prepare(
+        `SELECT id, path, size, mtime_ms AS mtimeMs FROM documents WHERE path = ? OR (path >= ? AND path < ?)`,
+      ),
+      counts: database.prepare(
+        `SELECT count(*) AS documents, coalesce(sum(size), 0) AS bytes FROM documents WHERE text = 1`,
+      ),
+      listDocuments: database.prepare(
+        `SELECT path, title, size FROM documents WHERE text = 1 ORDER BY path LIMIT ? OFFSET ?`,
+      ),
+    };
+  }
+
+  private migrate(): void {
+    const database = this.database;
+    database.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    const version = database.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get() as string | undefined;
+    if (version === schemaVersion) return;
+    // An index is a cache of the files: a file from another schema is rebuilt rather than converted.
+    database.exec(`DROP TABLE IF EXISTS passages; DROP TABLE IF EXISTS documents;`);
+    database.exec(`
+      CREATE TABLE documents (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        size INTEGER NOT NULL,
+        mtime_ms INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        line_count INTEGER NOT NULL,
+        text INTEGER NOT NULL
+      );
+      CREATE VIRTUAL TABLE passages USING fts5(
+        title, path, body, line UNINDEXED,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      INSERT INTO passages (passages, rank) VALUES ('rank', 'bm25(${rankWeights.title}, ${rankWeights.path}, ${rankWeights.body})');
+      INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', '${schemaVersion}');
+    `);
+  }
+
+  /** Runs `work` in one transaction (one fsync for a whole batch of files). */
+  transaction<T>(work: () => T): T {
+    return this.database.transaction(work)();
+  }
+
+  /** The documents stored at `directory` or below it, by path. */
+  documentsUnder(directory: string, separator: string): Map<string, { id: number; size: number; mtimeMs: number }> {
+    const prefix = directory.endsWith(separator) ? directory : directory + separator;
+    const rows = this.statements.documentsUnder.all(directory, prefix, `${prefix}\u{10FFFF}`) as {
+      id: number;
+      path: string;
+      size: number;
+      mtimeMs: number;
+    }[];
+    return new Map(rows.map((row) => [row.path, { id: row.id, size: row.size, mtimeMs: row.mtimeMs }]));
+  }
+
+  /** Stores a document and its passages, replacing what was stored for the same path. */
+  putDocument(document: DocumentInput): void {
+    const existing = this.statements.findDocument.get(document.path) as { id: number } | undefined;
+    let id: number;
+    if (existing) {
+      id = existing.id;
+      this.deletePassagesOf(id);
+      this.statements.updateDocument.run(
+        document.size,
+        document.mtimeMs,
+        document.title,
+        document.lineCount,
+        document.text ? 1 : 0,
+        id,
+      );
+    } else {
+      const inserted = this.statements.insertDocument.run(
+        document.path,
+        document.size,
+        document.mtimeMs,
+        document.title,
+        document.lineCount,
+        document.text ? 1 : 0,
+      );
+      id = Number(inserted.lastInsertRowid);
+    }
+    const base = id * passagesPerDocument;
+    document.passages.slice(0, passagesPerDocument).forEach((passage, index) => {
+      this.statements.insertPassage.run(
+        base + index,
+        document.title,
+        document.relativePath,
+        passage.body,
+        passage.line,
+      );
+    });
+  }
+
+  /** Removes a document and its passages. */
+  deleteDocument(id: number): void {
+    this.deletePassagesOf(id);
+    this.statements.deleteDocument.run(id);
+  }
+
+  private deletePassagesOf(id: number): void {
+    this.statements.deletePassages.run(id * passagesPerDocument, (id + 1) * passagesPerDocument);
+  }
+
+  /** One stored document by its path. */
+  getDocument(path: string): StoredDocument | undefined {
+    const row = this.statements.getDocument.get(path) as (Omit<StoredDocument, 'text'> & { text: number }) | undefined;
+    return row ? { ...row, text: row.text === 1 } : undefined;
+  }
+
+  /** How many text documents and bytes the index holds. */
+  counts(): { documents: number; bytes: number } {
+    return this.statements.counts.get() as { documents: number; bytes: number };
+  }
+
+  /** A page of the text documents, by path. */
+  listDocuments(limit: number, offset = 0): { path: string; title: string; size: number }[] {
+    return this.statements.listDocuments.all(limit, offset) as { path: string; title: string; size: number }[];
+  }
+
+  /** The underlying connection, for the search queries. */
+  get connection(): Database.Database {
+    return this.database;
+  }
+
+  /** Merges FTS5 segments; worth doing after a large build. */
+  optimize(): void {
+    this.database.exec(`INSERT INTO passages (passages) VALUES ('optimize')`);
+  }
+
+  close(): void {
+    if (this.database.open) this.database.close();
+  }
+}

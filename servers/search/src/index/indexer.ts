@@ -1,0 +1,177 @@
+import { readFile } from 'node:fs/promises';
+import { sep } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { AllowedDirectories } from '../allowed-directories.js';
+import { type WalkedFile, walkFiles } from './file-walker.js';
+import type { DocumentInput, IndexDatabase } from './index-database.js';
+import { splitPassages } from './passages.js';
+import { extractText, looksBinary } from './text-extraction.js';
+
+/** Where an indexing run is, for progress bars and `index_status`. */
+export interface IndexProgress {
+  directory: string;
+  phase: 'scanning' | 'indexing' | 'done';
+  /** Files found so far (scanning) or files read so far (indexing). */
+  done: number;
+  /** Files to read, once the scan is over. */
+  total?: number;
+}
+
+/** What one indexing run changed. */
+export interface IndexReport {
+  directory: string;
+  scanned: number;
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  /** Files read but found to hold no text. */
+  binary: number;
+  durationMs: number;
+}
+
+/** How the indexer reads files. */
+export interface IndexerOptions {
+  /** Files larger than this many bytes are skipped. */
+  maxFileSize: number;
+  /** Absolute paths never indexed, such as the index file itself. */
+  excludedPaths?: ReadonlySet<string>;
+}
+
+/** Files per transaction: large enough that commits are rare, small enough that the server stays responsive. */
+const batchSize = 250;
+/** Files read from disk at once. */
+const readConcurrency = 16;
+
+/**
+ * Brings the index up to date with the files under a directory: reads only files whose size or mtime changed,
+ * drops files that are gone, and commits in batches while yielding so that a serving process keeps answering.
+ * Runs are queued: one at a time per index.
+ */
+export class Indexer {
+  private queue: Promise<unknown> = Promise.resolve();
+  private current: IndexProgress | undefined;
+  private last: IndexReport | undefined;
+
+  constructor(
+    private readonly database: IndexDatabase,
+    private readonly directories: AllowedDirectories,
+    private readonly options: IndexerOptions,
+  ) {}
+
+  /** The run in progress, if any. */
+  get progress(): IndexProgress | undefined {
+    return this.current;
+  }
+
+  /** The report of the last finished run. */
+  get lastReport(): IndexReport | undefined {
+    return this.last;
+  }
+
+  /** Resolves when no run is queued or running. */
+  async idle(): Promise<void> {
+    for (let queued = this.queue; ; queued = this.queue) {
+      await queued;
+      if (queued === this.queue) return;
+    }
+  }
+
+  /** Queues a refresh of `directory` (a real path inside an allowed directory) and resolves with its report. */
+  refresh(
+    directory: string,
+    options: { signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {},
+  ): Promise<IndexReport> {
+    const run = this.queue.then(() => this.run(directory, options));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async run(
+    directory: string,
+    options: { signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void },
+  ): Promise<IndexReport> {
+    const started = performance.now();
+    const root = this.directories.rootOf(directory);
+    if (!root) throw new Error(`${directory} is outside the allowed directories.`);
+    const { signal } = options;
+    const report = (progress: IndexProgress) => {
+      this.current = progress;
+      options.onProgress?.(progress);
+    };
+    try {
+      const stored = this.database.documentsUnder(directory, sep);
+      const changed: (WalkedFile & { isNew: boolean })[] = [];
+      let scanned = 0;
+      report({ directory, phase: 'scanning', done: 0 });
+      for await (const file of walkFiles(root, directory, { ...this.options, ...(signal ? { signal } : {}) })) {
+        scanned++;
+        const known = stored.get(file.path);
+        if (known) stored.delete(file.path);
+        if (!known || known.size !== file.size || known.mtimeMs !== file.mtimeMs)
+          changed.push({ ...file, isNew: !known });
+        if (scanned % 1000 === 0) report({ directory, phase: 'scanning', done: scanned });
+      }
+      const removed = [...stored.values()];
+      const counts = { added: 0, updated: 0, binary: 0 };
+      report({ directory, phase: 'indexing', done: 0, total: changed.length });
+      for (let start = 0; start < changed.length; start += batchSize) {
+        signal?.throwIfAborted();
+        const batch = changed.slice(start, start + batchSize);
+        const documents = await this.readBatch(root, batch, signal);
+        this.database.transaction(() => {
+          for (const document of documents) this.database.putDocument(document);
+        });
+        for (const document of documents) {
+          if (!document.text) counts.binary++;
+          else if (document.isNew) counts.added++;
+          else counts.updated++;
+        }
+        report({ directory, phase: 'indexing', done: start + batch.length, total: changed.length });
+        await yieldToEventLoop();
+      }
+      this.database.transaction(() => {
+        for (const document of removed) this.database.deleteDocument(document.id);
+      });
+      const result: IndexReport = {
+        directory,
+        scanned,
+        ...counts,
+        removed: removed.length,
+        unchanged: scanned - changed.length,
+        durationMs: Math.round(performance.now() - started),
+      };
+      this.last = result;
+      report({ directory, phase: 'done', done: changed.length, total: changed.length });
+      return result;
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  private async readBatch(
+    root: string,
+    batch: (WalkedFile & { isNew: boolean })[],
+    signal: AbortSignal | undefined,
+  ): Promise<(DocumentInput & { isNew: boolean })[]> {
+    const documents: (DocumentInput & { isNew: boolean })[] = [];
+    for (let start = 0; start < batch.length; start += readConcurrency) {
+      signal?.throwIfAborted();
+      const slice = batch.slice(start, start + readConcurrency);
+      const contents = await Promise.all(slice.map((file) => readFile(file.path).catch(() => undefined)));
+      for (const [index, file] of slice.entries()) {
+        const bytes = contents[index];
+        if (!bytes) continue; // vanished between the walk and the read; the next run drops it
+        const relativePath = this.directories.relativeToRoot(file.path, root);
+        if (looksBinary(bytes)) {
+          documents.push({ ...file, relativePath, title: '', lineCount: 0, text: false, passages: [] });
+          continue;
+        }
+        const { text, title } = extractText(file.path, bytes);
+        const { passages, lineCount } = splitPassages(text);
+        documents.push({ ...file, relativePath, title, lineCount, text: true, passages });
+      }
+    }
+    return documents;
+  }
+}

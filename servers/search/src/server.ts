@@ -1,0 +1,78 @@
+import { createServer, type KitServer } from '@mcpkit/server-kit';
+import type { FetchLimits } from './fetch/guarded-fetch.js';
+import { createPageFetcher } from './fetch/page-fetcher.js';
+import { LocalIndex } from './index/local-index.js';
+import { documentsResource } from './resources/documents.js';
+import { fetchUrlTool } from './tools/fetch-url.js';
+import { getDocumentTool } from './tools/get-document.js';
+import { indexPathTool } from './tools/index-path.js';
+import { indexStatusTool } from './tools/index-status.js';
+import { searchTool } from './tools/search.js';
+import { webSearchTool } from './tools/web-search.js';
+import type { WebSearchProvider } from './web/web-search-provider.js';
+
+/** Everything the search server is built from. */
+export interface SearchServerOptions {
+  /** The directories to index, search and serve. */
+  directories: readonly string[];
+  /** The SQLite index file; `:memory:` keeps the index in memory. */
+  indexFile: string;
+  /** Files larger than this many bytes are not indexed (default 1 MiB). */
+  maxFileSize?: number;
+  /** Index the directories when the server starts (default true); searches wait briefly for it. */
+  indexOnStart?: boolean;
+  /** Watch the directories and re-index what changes (default true). */
+  watch?: boolean;
+  /** The web search provider; without one, `web_search` is not offered. */
+  webSearch?: WebSearchProvider;
+  /** Let fetch_url reach loopback and private addresses (intranet use). */
+  allowPrivate?: boolean;
+  /** Obey robots.txt in fetch_url (default true). */
+  respectRobots?: boolean;
+  /** Caps and time limits of fetch_url. */
+  fetchLimits?: Partial<FetchLimits>;
+  /** DNS resolution for fetch_url; the SSRF guard checks whatever it answers. */
+  lookup?: import('node:net').LookupFunction;
+  logLevel?: import('@mcpkit/server-kit').LogLevel;
+}
+
+/** Builds the search server: local search tools and resources, fetch_url, and web_search when configured. */
+export function createSearchServer(options: SearchServerOptions): KitServer {
+  const index = new LocalIndex({
+    directories: options.directories,
+    indexFile: options.indexFile,
+    ...(options.maxFileSize !== undefined ? { maxFileSize: options.maxFileSize } : {}),
+  });
+  const fetcher = createPageFetcher({
+    allowPrivate: options.allowPrivate ?? false,
+    respectRobots: options.respectRobots ?? true,
+    ...(options.fetchLimits ? { limits: options.fetchLimits } : {}),
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+  });
+  const tools = [
+    searchTool(index),
+    getDocumentTool(index),
+    indexPathTool(index),
+    indexStatusTool(index),
+    fetchUrlTool(fetcher),
+  ];
+  if (options.webSearch) tools.push(webSearchTool(options.webSearch));
+  const server = createServer({
+    name: 'mcpkit-search',
+    version: '0.1.0',
+    instructions:
+      'Search the local documents with `search` (results give path:line), read them with `get_document`. ' +
+      'Fetch web pages with `fetch_url`' +
+      (options.webSearch ? ' and search the web with `web_search`.' : '.'),
+    tools,
+    resources: [documentsResource(index)],
+    ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+    async onClose() {
+      await Promise.allSettled([index.close(), fetcher.close()]);
+    },
+  });
+  const logError = (error: unknown) => server.log.error('Indexing failed', error);
+  if (options.indexOnStart ?? true) index.startInitialRefresh(logError);
+  if (options.watch ?? true) index.watch(logError);
+  return server;
+}

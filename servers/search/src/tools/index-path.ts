@@ -1,0 +1,47 @@
+import { stat } from 'node:fs/promises';
+import { defineTool, ToolError } from '@mcpkit/server-kit';
+import { z } from 'zod';
+import type { LocalIndex } from '../index/local-index.js';
+
+/** The `index_path` tool: adds or refreshes a directory inside the allowed ones, with progress and cancellation. */
+export function indexPathTool(index: LocalIndex) {
+  return defineTool({
+    name: 'index_path',
+    title: 'Index a directory',
+    description:
+      'Add or refresh the index of a directory inside the allowed directories (only changed files are read). ' +
+      'The server already indexes its directories at start and watches them; use this after large changes.',
+    input: z.object({
+      path: z.string().min(1).describe('Directory to index: absolute, or relative to the first allowed directory'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async handler({ path }, { signal, progress }) {
+      const { path: directory } = await index.directories.resolveExisting(path);
+      if (!(await stat(directory)).isDirectory()) {
+        throw new ToolError(`${path} is a file; pass a directory (files are picked up by indexing their folder).`);
+      }
+      const report = await index.indexer.refresh(directory, {
+        signal,
+        onProgress: (state) => {
+          if (state.phase === 'indexing' && state.total !== undefined) {
+            progress(state.done, state.total, `Indexed ${state.done} of ${state.total} changed files`).catch(() => {});
+          } else if (state.phase === 'scanning') {
+            progress(0, undefined, `Scanned ${state.done} files`).catch(() => {});
+          }
+        },
+      });
+      return {
+        content: [
+          {
+            type: 'text' as const,
+            text:
+              `Indexed ${directory} in ${report.durationMs} ms: ${report.scanned} files seen, ${report.added} added, ` +
+              `${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged, ` +
+              `${report.binary} skipped as binary.`,
+          },
+        ],
+        structuredContent: { ...report },
+      };
+    },
+  });
+}

@@ -1,0 +1,72 @@
+import { decodeCursor, defineTool, encodeCursor, ToolError } from '@mcpkit/server-kit';
+import { z } from 'zod';
+import type { LocalIndex } from '../index/local-index.js';
+import { type SearchHit, searchIndex } from '../index/search-query.js';
+
+/** How long a search waits for the first indexing run before answering from what is indexed so far. */
+const readyWaitMs = 15_000;
+
+function formatHit(hit: SearchHit, rank: number): string {
+  const title = hit.title ? ` (${hit.title})` : '';
+  return `${rank}. ${hit.path}:${hit.line}${title} score ${hit.score}\n   ${hit.snippet}`;
+}
+
+/** The `search` tool: ranked full-text search over the indexed directories. */
+export function searchTool(index: LocalIndex) {
+  return defineTool({
+    name: 'search',
+    title: 'Search local documents',
+    description:
+      'Full-text search over the local documents (BM25 ranking; matches in titles and paths count more). Plain ' +
+      'words or a question match any of the words; also "exact phrase", prefix*, AND / OR / NOT, title:word. ' +
+      'Results give path:line and a snippet with matches in **bold**; read more with get_document.',
+    input: z.object({
+      query: z.string().min(1).max(1000).describe('Words, a question, or an FTS5 query'),
+      limit: z.number().int().min(1).max(50).optional().describe('Results per page (default 10, at most 50)'),
+      cursor: z.string().optional().describe('The nextCursor of an earlier answer, for the next page'),
+      path_glob: z
+        .string()
+        .max(500)
+        .optional()
+        .describe('Only files whose path relative to its directory matches this glob, e.g. "docs/**/*.md"'),
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    budget: 20_000,
+    truncationHint: 'Lower limit, narrow the query or use path_glob.',
+    async handler({ query, limit = 10, cursor, path_glob }) {
+      let offset = 0;
+      if (cursor !== undefined) {
+        const state = decodeCursor(cursor);
+        if (typeof state.offset !== 'number' || state.query !== query) {
+          throw new ToolError('The cursor belongs to a different query; repeat the same query or omit the cursor.');
+        }
+        offset = state.offset;
+      }
+      const ready = await index.whenReady(readyWaitMs);
+      const page = searchIndex(index.database, {
+        query,
+        limit,
+        offset,
+        ...(path_glob ? { pathGlob: path_glob } : {}),
+        roots: index.directories.roots,
+      });
+      const nextCursor = page.more ? encodeCursor({ offset: offset + limit, query }) : undefined;
+      const lines: string[] = [];
+      if (!ready) lines.push('[The first indexing run is still going: results cover only the files indexed so far.]');
+      if (page.hits.length === 0) {
+        lines.push(
+          offset > 0
+            ? 'No more results.'
+            : `No results for ${JSON.stringify(query)}. Try other words, fewer words, or a prefix* term.`,
+        );
+      } else {
+        lines.push(...page.hits.map((hit, index) => formatHit(hit, offset + index + 1)));
+      }
+      if (nextCursor) lines.push(`[More results: call search again with cursor "${nextCursor}".]`);
+      return {
+        content: [{ type: 'text' as const, text: lines.join('\n') }],
+        structuredContent: { results: page.hits, ...(nextCursor ? { nextCursor } : {}) },
+      };
+    },
+  });
+}

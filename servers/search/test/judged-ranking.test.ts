@@ -1,0 +1,50 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalIndex } from '../src/index/local-index.js';
+import { searchIndex } from '../src/index/search-query.js';
+
+const corpus = fileURLToPath(new URL('./fixtures/company/', import.meta.url));
+
+/** Questions a person would ask of the handbook, with the document that answers each. */
+const judged: { query: string; expected: string }[] = [
+  { query: "What is our company's vacation policy?", expected: 'hr/vacation-policy.md' },
+  { query: 'how many vacation days carry over', expected: 'hr/vacation-policy.md' },
+  { query: 'parental leave weeks', expected: 'hr/parental-leave.md' },
+  { query: 'Can I work from home?', expected: 'hr/remote-work.md' },
+  { query: 'roll back a bad deploy', expected: 'engineering/deployment-runbook.md' },
+  { query: 'how long do we keep customer records', expected: 'legal/data-retention.md' },
+  { query: 'hotel cost limit per night', expected: 'finance/expense-policy.md' },
+  { query: 'password length', expected: 'it/password-policy.md' },
+  { query: 'VPN', expected: 'it/vpn-setup.html' },
+  { query: 'on-call compensation', expected: 'engineering/oncall.md' },
+  { query: 'pull request review approvals', expected: 'engineering/code-review.md' },
+  { query: 'visitors badge reception', expected: 'legal/office-security.txt' },
+  { query: '"net 30"', expected: 'finance/invoices.md' },
+  { query: 'onboard*', expected: 'hr/onboarding-checklist.md' },
+];
+
+describe('ranking on the judged set', () => {
+  let index: LocalIndex;
+  beforeAll(async () => {
+    index = new LocalIndex({ directories: [corpus], indexFile: ':memory:' });
+    await index.refreshAll();
+  });
+  afterAll(() => index.close());
+
+  it.each(judged)('ranks $expected first for $query', ({ query, expected }) => {
+    const page = searchIndex(index.database, { query, limit: 3, offset: 0, roots: index.directories.roots });
+    const top = page.hits[0]?.path.slice((index.directories.roots[0] as string).length + 1);
+    expect(top, JSON.stringify(page.hits.map((hit) => [hit.path, hit.score]))).toBe(expected);
+  });
+
+  it('points the vacation question at the line that talks about vacation days', () => {
+    const page = searchIndex(index.database, {
+      query: 'vacation days carry over',
+      limit: 1,
+      offset: 0,
+      roots: index.directories.roots,
+    });
+    expect(page.hits[0]?.line).toBe(8);
+    expect(page.hits[0]?.snippet).toContain('**vacation**');
+  });
+});
