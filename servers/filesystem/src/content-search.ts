@@ -1,0 +1,50 @@
+import { ToolError } from '@mcpkit/server-kit';
+import { RE2JS } from 're2js';
+
+/** How grep decides which text matches. */
+export interface ContentMatcher {
+  /** A fast test of a whole file's bytes; false means no line can match. */
+  mayMatch(bytes: Uint8Array): boolean;
+  /** Whether one line matches. */
+  matchesLine(line: string): boolean;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Builds the matcher for a grep. Regular expressions use RE2 syntax (as ripgrep does) and run on RE2JS, whose time
+ * is linear in the input, so no pattern can hang the server; literals are searched as bytes without decoding.
+ */
+export function contentMatcher(pattern: string, options: { literal: boolean; ignoreCase: boolean }): ContentMatcher {
+  if (options.literal && !options.ignoreCase) {
+    const needle = Buffer.from(pattern, 'utf8');
+    return {
+      mayMatch: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(needle) !== -1,
+      matchesLine: (line) => line.includes(pattern),
+    };
+  }
+  if (options.literal) {
+    // An escaped literal cannot backtrack, so the built-in engine is safe here.
+    const expression = new RegExp(escapeRegExp(pattern), 'i');
+    const decoder = new TextDecoder();
+    return {
+      mayMatch: (bytes) => expression.test(decoder.decode(bytes)),
+      matchesLine: (line) => expression.test(line),
+    };
+  }
+  let expression: RE2JS;
+  try {
+    expression = RE2JS.compile(pattern, RE2JS.MULTILINE | (options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolError(
+      `The pattern is not a valid regular expression (RE2 syntax): ${reason}. Set literal: true to search the text as is.`,
+    );
+  }
+  return {
+    mayMatch: (bytes) => expression.test(bytes),
+    matchesLine: (line) => expression.test(line),
+  };
+}

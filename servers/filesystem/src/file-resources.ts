@@ -1,0 +1,94 @@
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { defineResource, type Root, ToolError } from '@mcpkit/server-kit';
+import type { ToolDependencies } from './dependencies.js';
+import { kindLabel, listDirectory } from './directory-listing.js';
+import { mimeTypeOf } from './mime-types.js';
+import { readLines } from './text-lines.js';
+
+/**
+ * The client's roots as last reported to this server. Resource handlers get no roots of their own from the kit, so
+ * they use the latest report (exact on stdio, where there is one client).
+ */
+export class ReportedRoots {
+  private latest: Root[] | undefined;
+
+  /** Records a client's roots (wired to the server's onRootsChanged). */
+  update(roots: Root[]): void {
+    this.latest = roots;
+  }
+
+  /** The roots for a resource read by a client that declared the roots capability. */
+  async roots(): Promise<Root[] | undefined> {
+    if (!this.latest) {
+      throw new ToolError('The client roots are not known yet; try again in a moment, or use read_text_file.');
+    }
+    return this.latest;
+  }
+}
+
+/** Files and directories inside the roots as `file://` resources: text, binary (base64) or a directory listing. */
+export function fileResources(dependencies: ToolDependencies, reported: ReportedRoots) {
+  return defineResource({
+    template: 'file://{+path}',
+    name: 'file',
+    title: 'Files in the allowed directories',
+    description:
+      'A file (its text, or base64 for binary files) or a directory (its listing) inside the allowed directories.',
+    async read(uri, _variables, context) {
+      const scope = await dependencies.guard.scope(context.client.supports('roots') ? reported : undefined);
+      let requested: string;
+      try {
+        requested = fileURLToPath(uri);
+      } catch {
+        throw new ToolError(`${uri} is not a file URI of this machine.`);
+      }
+      const real = await scope.existing(requested);
+      const opened = await scope.openFile(real).catch((error: unknown) => {
+        if (ToolError.isInstance(error) && error.message.includes('is a directory')) return undefined;
+        throw error;
+      });
+      if (!opened) {
+        const { entries } = await listDirectory(scope, real);
+        const lines = entries
+          .slice(0, dependencies.limits.pageSize)
+          .map((entry) => `${kindLabel(entry.kind)} ${entry.name}`);
+        if (entries.length > lines.length)
+          lines.push(`[${entries.length - lines.length} more entries: use list_directory]`);
+        return { uri, mimeType: 'text/plain', text: lines.join('\n') };
+      }
+      try {
+        const mimeType = mimeTypeOf(real);
+        const content = { uri: pathToFileURL(real).href, mimeType };
+        const head = Buffer.alloc(8192);
+        const { bytesRead } = await opened.handle.read(head, 0, head.length, 0);
+        if (!head.subarray(0, bytesRead).includes(0)) {
+          const read = await readLines(opened.handle, { budget: dependencies.limits.readBudget });
+          const note = read.more
+            ? `\n[truncated at line ${read.lastLine}: use read_text_file with offset for the rest]`
+            : '';
+          return {
+            ...content,
+            mimeType: mimeType.startsWith('text/') ? mimeType : 'text/plain',
+            text: read.text + note,
+          };
+        }
+        if (opened.stats.size > dependencies.limits.mediaBytes) {
+          throw new ToolError(
+            `${requested} is over the ${dependencies.limits.mediaBytes}-byte cap for binary resources.`,
+          );
+        }
+        return { ...content, blob: await opened.handle.readFile() };
+      } finally {
+        await opened.handle.close();
+      }
+    },
+    async list() {
+      return dependencies.guard.configured.map((directory) => ({
+        uri: pathToFileURL(directory).href,
+        name: directory,
+        mimeType: 'text/plain',
+        description: 'An allowed directory (its listing)',
+      }));
+    },
+  });
+}

@@ -1,0 +1,413 @@
+import { constants, type Stats } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, readlink, realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Root, ToolError } from '@mcpkit/server-kit';
+
+/** What to do with a regular file that has more than one name (a hard link may share its inode with a file outside). */
+export type HardLinkPolicy = 'allow' | 'refuse';
+
+/** How the confinement behaves beyond the allowed directories themselves. */
+export interface ConfinementOptions {
+  /** `allow` (default) reads hard-linked files; `refuse` refuses to read regular files with more than one link. */
+  hardLinks?: HardLinkPolicy;
+}
+
+/** Where the client's roots come from: a handler context, or anything else that can list them. */
+export interface RootsSource {
+  roots(): Promise<Root[] | undefined>;
+}
+
+/** A regular file opened for reading after every confinement check passed; close `handle` when done. */
+export interface OpenedFile {
+  handle: FileHandle;
+  /** The real path of the file. */
+  path: string;
+  stats: Stats;
+}
+
+/** Where a write may land: an existing real parent directory inside the roots and a name that is not a link. */
+export interface WriteTarget {
+  /** The real path of the parent directory. */
+  directory: string;
+  /** The final path: the real parent joined with the name. */
+  path: string;
+  /** The current file at that path, when there is one (always a regular file). */
+  existing?: Stats;
+}
+
+const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/** On Linux, `/proc/self/fd/N` names what a descriptor really refers to, which closes check-then-use races. */
+export const descriptorPaths = process.platform === 'linux';
+
+/** True when `candidate` is `directory` or lies under it, compared by whole path components, never by prefix. */
+export function isInside(directory: string, candidate: string): boolean {
+  const relative = path.relative(directory, candidate);
+  return relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative));
+}
+
+function expandHome(requested: string): string {
+  if (requested === '~') return homedir();
+  if (requested.startsWith('~/')) return path.join(homedir(), requested.slice(2));
+  return requested;
+}
+
+function describe(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return 'does not exist';
+  if (code === 'EACCES' || code === 'EPERM') return 'is not readable by the server (permission denied)';
+  if (code === 'ELOOP') return 'goes through a symbolic link loop';
+  if (code === 'ENOTDIR') return 'goes through something that is not a directory';
+  if (code === 'ENAMETOOLONG') return 'is too long';
+  return `cannot be used (${code ?? (error instanceof Error ? error.message : String(error))})`;
+}
+
+/** The real path of the deepest existing ancestor of an absolute path. */
+async function realAncestor(absolute: string): Promise<string> {
+  let current = absolute;
+  for (;;) {
+    try {
+      return path.join(await realpath(current), path.relative(current, absolute));
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return absolute;
+      current = parent;
+    }
+  }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isFIFO()) return 'a named pipe (FIFO)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (stats.isDirectory()) return 'a directory';
+  return 'a regular file';
+}
+
+/**
+ * The allowed directories in force for one request: the configured ones, narrowed by the client's roots. Every path
+ * a tool touches goes through one of its methods, which resolve every symlink and compare real paths by component.
+ */
+export class Scope {
+  /** The real paths of the allowed directories. */
+  readonly directories: readonly string[];
+  private readonly options: ConfinementOptions;
+
+  constructor(directories: readonly string[], options: ConfinementOptions = {}) {
+    this.directories = directories;
+    this.options = options;
+  }
+
+  /** True when a real path lies inside one of the allowed directories. */
+  contains(realPath: string): boolean {
+    return this.directories.some((directory) => isInside(directory, realPath));
+  }
+
+  /** The allowed directory that holds a real path inside the scope (the deepest, when they nest). */
+  directoryOf(realPath: string): string {
+    const holders = this.directories.filter((directory) => isInside(directory, realPath));
+    return holders.sort((left, right) => right.length - left.length)[0] ?? realPath;
+  }
+
+  /** The absolute, normalised form of what the model passed: `~` expanded, relative paths against the first root. */
+  absolute(requested: string): string {
+    if (requested.includes('\0')) throw new ToolError('The path contains a NUL character; pass a plain path.');
+    const expanded = expandHome(requested.trim() === '' ? '.' : requested);
+    if (path.isAbsolute(expanded)) return path.resolve(expanded);
+    if (expanded.startsWith('file://')) return path.resolve(fileURLToPath(expanded));
+    return path.resolve(this.directories[0] ?? process.cwd(), expanded);
+  }
+
+  private outside(requested: string): ToolError {
+    return new ToolError(
+      `Access denied: ${requested} is outside the allowed directories (${this.directories.join(', ')}), ` +
+        'or reaches outside them through a symbolic link.',
+    );
+  }
+
+  /** Resolves an existing path to its real path and checks it is inside; refuses dangling or escaping links. */
+  async existing(requested: string): Promise<string> {
+    const absolute = this.absolute(requested);
+    let real: string;
+    try {
+      real = await realpath(absolute);
+    } catch (error) {
+      const link = await lstat(absolute).catch(() => undefined);
+      if (link?.isSymbolicLink()) {
+        throw new ToolError(`Refused: ${requested} is a symbolic link whose target does not exist.`);
+      }
+      // A missing path must not reveal whether something exists behind a link that leaves the roots.
+      if (!this.contains(await realAncestor(absolute))) throw this.outside(requested);
+      throw new ToolError(`${requested} ${describe(error)}.`);
+    }
+    if (!this.contains(real)) throw this.outside(requested);
+    return real;
+  }
+
+  /** The real path of an existing directory inside the roots. */
+  async directory(requested: string): Promise<string> {
+    const real = await this.existing(requested);
+    const stats = await stat(real);
+    if (!stats.isDirectory()) throw new ToolError(`${requested} is ${kindOf(stats)}, not a directory.`);
+    return real;
+  }
+
+  /**
+   * Opens an existing regular file for reading. The open does not follow a final symlink and does not block on a
+   * FIFO; the descriptor is then checked again (its real path on Linux), so a path swapped between the check and the
+   * open is refused instead of read.
+   */
+  async openFile(requested: string): Promise<OpenedFile> {
+    const real = await this.existing(requested);
+    let handle: FileHandle;
+    try {
+      handle = await open(real, readFlags);
+    } catch (error) {
+      throw new ToolError(`${requested} ${describe(error)}.`);
+    }
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) {
+        throw new ToolError(
+          stats.isDirectory()
+            ? `${requested} is a directory; use list_directory for directories.`
+            : `Refused: ${requested} is ${kindOf(stats)}, not a regular file, and reading it could block the server.`,
+        );
+      }
+      if (this.options.hardLinks === 'refuse' && stats.nlink > 1) {
+        throw new ToolError(
+          `Refused: ${requested} has ${stats.nlink} hard links and the server refuses hard-linked files (--refuse-hard-links).`,
+        );
+      }
+      await this.verifyDescriptor(handle.fd, real, requested, stats);
+      return { handle, path: real, stats };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Checks that an open descriptor refers to something inside the roots: on Linux by the descriptor's own real path;
+   * elsewhere `opened` (the real path that was opened) must still resolve inside to the same inode.
+   */
+  async verifyDescriptor(fd: number, opened: string, requested: string, stats?: Stats): Promise<void> {
+    if (descriptorPaths) {
+      const target = await readlink(`/proc/self/fd/${fd}`);
+      if (!this.contains(target)) throw this.outside(requested);
+      return;
+    }
+    const real = await realpath(opened).catch(() => '');
+    if (!this.contains(real)) throw this.outside(requested);
+    const now = await stat(real);
+    if (stats && (now.ino !== stats.ino || now.dev !== stats.dev)) throw this.outside(requested);
+  }
+
+  /**
+   * Where a file may be written: the parent must exist inside the roots; the final name must not be a symlink, a
+   * directory or a special file. Writes then create a temporary file exclusively and rename it over the name.
+   */
+  async writeTarget(requested: string): Promise<WriteTarget> {
+    const absolute = this.absolute(requested);
+    const name = path.basename(absolute);
+    if (absolute === path.parse(absolute).root) throw new ToolError(`Refused: ${requested} is a filesystem root.`);
+    let directory: string;
+    try {
+      directory = await realpath(path.dirname(absolute));
+    } catch (error) {
+      if (!this.contains(await realAncestor(absolute))) throw this.outside(requested);
+      throw new ToolError(
+        `The parent directory of ${requested} ${describe(error)}; create it first with create_directory.`,
+      );
+    }
+    if (!this.contains(directory)) throw this.outside(requested);
+    const target = path.join(directory, name);
+    if (this.directories.includes(target)) throw new ToolError(`Refused: ${requested} is an allowed directory itself.`);
+    const current = await lstat(target).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw new ToolError(`${requested} ${describe(error)}.`);
+    });
+    if (current?.isSymbolicLink()) {
+      throw new ToolError(`Refused: ${requested} is a symbolic link, and writes never follow links; write its target.`);
+    }
+    if (current && !current.isFile()) throw new ToolError(`Refused: ${requested} is ${kindOf(current)}.`);
+    return { directory, path: target, ...(current ? { existing: current } : {}) };
+  }
+
+  /**
+   * An existing entry itself, without following a final symlink (a move renames the link, not its target). The
+   * parent's real path must be inside the roots.
+   */
+  async entry(requested: string): Promise<{ path: string; stats: Stats }> {
+    const absolute = this.absolute(requested);
+    let directory: string;
+    try {
+      directory = await realpath(path.dirname(absolute));
+    } catch (error) {
+      if (!this.contains(await realAncestor(absolute))) throw this.outside(requested);
+      throw new ToolError(`${requested} ${describe(error)}.`);
+    }
+    const target = path.join(directory, path.basename(absolute));
+    if (!this.contains(directory) || !this.contains(target)) throw this.outside(requested);
+    if (this.directories.includes(target)) throw new ToolError(`Refused: ${requested} is an allowed directory itself.`);
+    try {
+      return { path: target, stats: await lstat(target) };
+    } catch (error) {
+      throw new ToolError(`${requested} ${describe(error)}.`);
+    }
+  }
+
+  /**
+   * Creates a directory and its missing parents, one component at a time from the deepest existing ancestor, so a
+   * symlink planted on the way is never followed out of the roots. Returns the real path.
+   */
+  async createDirectory(requested: string): Promise<string> {
+    const absolute = this.absolute(requested);
+    const missing: string[] = [];
+    let ancestor = absolute;
+    let real: string | undefined;
+    while (real === undefined) {
+      try {
+        real = await realpath(ancestor);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ToolError(`${requested} ${describe(error)}.`);
+        const link = await lstat(ancestor).catch(() => undefined);
+        if (link?.isSymbolicLink()) {
+          throw new ToolError(`Refused: ${ancestor} is a symbolic link whose target does not exist.`);
+        }
+        const parent = path.dirname(ancestor);
+        if (parent === ancestor) throw new ToolError(`${requested} cannot be created.`);
+        missing.unshift(path.basename(ancestor));
+        ancestor = parent;
+      }
+    }
+    if (!this.contains(real)) throw this.outside(requested);
+    const existing = await stat(real);
+    if (!existing.isDirectory()) throw new ToolError(`Refused: ${ancestor} is ${kindOf(existing)}, not a directory.`);
+    let current = real;
+    for (const name of missing) {
+      const next = path.join(current, name);
+      try {
+        await mkdir(next);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new ToolError(`${requested} ${describe(error)}.`);
+      }
+      // Whatever is there now (ours or a racing creator's) must be a real directory, not a link.
+      const created = await lstat(next);
+      if (!created.isDirectory()) throw new ToolError(`Refused: ${next} is ${kindOf(created)}, not a directory.`);
+      current = next;
+    }
+    return current;
+  }
+
+  /** Opens a directory of the roots without following a final link, checked by descriptor; for walks. */
+  async openDirectory(real: string): Promise<FileHandle> {
+    const handle = await open(real, directoryFlags);
+    try {
+      await this.verifyDescriptor(handle.fd, real, real);
+      return handle;
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+}
+
+/** Real paths of the client's `file://` roots that exist and are directories; the others are skipped. */
+async function resolveRoots(roots: readonly Root[]): Promise<string[]> {
+  const resolved = await Promise.all(
+    roots.map(async (root) => {
+      if (!root.uri.startsWith('file://')) return undefined;
+      try {
+        const real = await realpath(fileURLToPath(root.uri));
+        return (await stat(real)).isDirectory() ? real : undefined;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return resolved.filter((directory): directory is string => directory !== undefined);
+}
+
+/** The directories both sets allow: for each pair, the deeper one when one contains the other. */
+function intersect(configured: readonly string[], roots: readonly string[]): string[] {
+  const result = new Set<string>();
+  for (const root of roots) {
+    for (const directory of configured) {
+      if (isInside(directory, root)) result.add(root);
+      else if (isInside(root, directory)) result.add(directory);
+    }
+  }
+  return [...result];
+}
+
+/**
+ * The confinement of the whole server: the configured directories (real paths, resolved once at start) and, per
+ * request, the client's roots. With configured directories the client's roots can only narrow them; without any,
+ * the client's roots are the allowed set (as in the official server).
+ */
+export class PathGuard {
+  /** The real paths of the directories given at start. */
+  readonly configured: readonly string[];
+  readonly options: ConfinementOptions;
+  private readonly narrowed = new WeakMap<readonly Root[], Promise<Scope>>();
+  private readonly fixed: Scope;
+
+  private constructor(configured: readonly string[], options: ConfinementOptions) {
+    this.configured = configured;
+    this.options = options;
+    this.fixed = new Scope(configured, options);
+  }
+
+  /** Resolves the configured directories to real paths; throws for one that does not exist or is not a directory. */
+  static async create(directories: readonly string[], options: ConfinementOptions = {}): Promise<PathGuard> {
+    const real: string[] = [];
+    for (const directory of directories) {
+      const absolute = path.resolve(expandHome(directory));
+      let resolved: string;
+      try {
+        resolved = await realpath(absolute);
+      } catch (error) {
+        throw new Error(`Allowed directory ${directory} ${describe(error)}.`);
+      }
+      if (!(await stat(resolved)).isDirectory()) throw new Error(`Allowed directory ${directory} is not a directory.`);
+      if (!real.includes(resolved)) real.push(resolved);
+    }
+    return new PathGuard(real, options);
+  }
+
+  /** The scope for one request: narrowed by the client's current roots, which take effect on the next request. */
+  async scope(source?: RootsSource): Promise<Scope> {
+    const roots = source ? await source.roots() : undefined;
+    if (!roots || roots.length === 0) {
+      if (this.configured.length === 0) {
+        throw new ToolError(
+          'No directory is allowed yet: the server was started without directories and the client offers no roots.',
+        );
+      }
+      return this.fixed;
+    }
+    let scope = this.narrowed.get(roots);
+    if (!scope) {
+      scope = this.narrow(roots);
+      this.narrowed.set(roots, scope);
+    }
+    return scope;
+  }
+
+  private async narrow(roots: readonly Root[]): Promise<Scope> {
+    const real = await resolveRoots(roots);
+    const directories = this.configured.length === 0 ? real : intersect(this.configured, real);
+    if (directories.length === 0) {
+      throw new ToolError(
+        `No directory is allowed: the client's roots (${roots.map((root) => root.uri).join(', ')}) ` +
+          `do not overlap the server's allowed directories (${this.configured.join(', ') || 'none'}).`,
+      );
+    }
+    return new Scope(directories, this.options);
+  }
+}

@@ -1,0 +1,142 @@
+import type { FileHandle } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { ToolError } from '@mcpkit/server-kit';
+
+/** Which lines to read; `offset` is 1-based. */
+export interface LineWindow {
+  head?: number;
+  tail?: number;
+  offset?: number;
+  limit?: number;
+  /** Characters of text at most; the cut falls at a line end when one is near. */
+  budget: number;
+}
+
+/** The lines read, and where they sit in the file. */
+export interface LinesRead {
+  text: string;
+  /** 1-based number of the first line shown (for tail: counted from the end, so unknown: 0). */
+  firstLine: number;
+  /** Number of the last line shown completely. */
+  lastLine: number;
+  /** True when lines after the last one shown were not returned. */
+  more: boolean;
+  /** True when the budget, not the window, ended the read. */
+  budgetCut: boolean;
+}
+
+const chunkSize = 64 * 1024;
+
+function refuseBinary(chunk: Buffer, length: number): void {
+  if (chunk.subarray(0, Math.min(length, 8192)).includes(0)) {
+    throw new ToolError('The file looks binary (it contains NUL bytes); use read_media_file for binary files.');
+  }
+}
+
+/** Reads a window of lines from the start of a text file, streaming: memory stays within the budget. */
+export async function readLines(handle: FileHandle, window: LineWindow): Promise<LinesRead> {
+  if (window.tail !== undefined) return readTail(handle, window.tail, window.budget);
+  const first = window.offset ?? 1;
+  const wanted = window.head ?? window.limit ?? Number.POSITIVE_INFINITY;
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.allocUnsafe(chunkSize);
+  const kept: string[] = [];
+  let keptChars = 0;
+  let complete = 0;
+  let lineNumber = 1;
+  let pending = '';
+  let position = 0;
+  let ended = false;
+  let budgetCut = false;
+  const take = (line: string): boolean => {
+    // Returns false when reading should stop.
+    if (lineNumber >= first) {
+      if (kept.length >= wanted) return false;
+      const cost = line.length + 1;
+      if (keptChars + cost > window.budget) {
+        budgetCut = true;
+        if (kept.length === 0) kept.push(line.slice(0, window.budget)); // one huge line: show its start
+        return false;
+      }
+      kept.push(line);
+      keptChars += cost;
+      complete++;
+    }
+    lineNumber++;
+    return true;
+  };
+  let stopped = false;
+  while (!stopped) {
+    const { bytesRead } = await handle.read(buffer, 0, chunkSize, position);
+    if (position === 0) refuseBinary(buffer, bytesRead);
+    position += bytesRead;
+    if (bytesRead === 0) {
+      ended = true;
+      pending += decoder.end();
+      break;
+    }
+    pending += decoder.write(buffer.subarray(0, bytesRead));
+    if (position === bytesRead && pending.charCodeAt(0) === 0xfeff) pending = pending.slice(1);
+    let start = 0;
+    for (let newline = pending.indexOf('\n'); newline !== -1; newline = pending.indexOf('\n', start)) {
+      const end = newline > start && pending.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+      if (!take(pending.slice(start, end))) {
+        stopped = true;
+        break;
+      }
+      start = newline + 1;
+    }
+    pending = pending.slice(start);
+    if (!stopped && pending.length > window.budget + 1) {
+      // A line longer than the whole budget: show its start and stop.
+      take(pending);
+      stopped = true;
+    }
+  }
+  if (ended && pending !== '' && !stopped) {
+    if (!take(pending)) stopped = true;
+    else pending = '';
+  }
+  const firstShown = Math.max(first, 1);
+  return {
+    text: kept.join('\n'),
+    firstLine: firstShown,
+    lastLine: firstShown + complete - 1,
+    more: stopped || (!ended && pending !== ''),
+    budgetCut,
+  };
+}
+
+async function readTail(handle: FileHandle, count: number, budget: number): Promise<LinesRead> {
+  const { size } = await handle.stat();
+  const chunks: Buffer[] = [];
+  let position = size;
+  let newlines = 0;
+  let bytes = 0;
+  // Read backwards until enough line breaks (plus the one ending the file) or enough bytes for the budget.
+  while (position > 0 && newlines <= count && bytes < budget * 4) {
+    const length = Math.min(chunkSize, position);
+    position -= length;
+    const chunk = Buffer.allocUnsafe(length);
+    await handle.read(chunk, 0, length, position);
+    chunks.unshift(chunk);
+    bytes += length;
+    for (const byte of chunk) if (byte === 10) newlines++;
+  }
+  const joined = Buffer.concat(chunks);
+  refuseBinary(joined, joined.length);
+  let text = joined.toString('utf8').replace(/\r\n/g, '\n');
+  if (position === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  if (position > 0) lines.shift(); // the first line is probably partial
+  let selected = lines.slice(-count);
+  let budgetCut = false;
+  let chars = selected.reduce((sum, line) => sum + line.length + 1, 0);
+  while (chars > budget && selected.length > 1) {
+    chars -= (selected[0]?.length ?? 0) + 1;
+    selected = selected.slice(1);
+    budgetCut = true;
+  }
+  return { text: selected.join('\n'), firstLine: 0, lastLine: 0, more: budgetCut, budgetCut };
+}

@@ -1,0 +1,103 @@
+import { defineTool } from '@mcpkit/server-kit';
+import { z } from 'zod';
+import type { ToolDependencies } from '../dependencies.js';
+import { IgnoreRules } from '../ignore-rules.js';
+import { globMatcher } from '../name-patterns.js';
+import { TimeSlice } from '../time-slice.js';
+import { type EntryKind, walk } from '../walk.js';
+import { readWalkCursor, walkCursor } from '../walk-cursor.js';
+
+interface TreeNode {
+  name: string;
+  type: 'file' | 'directory' | 'symlink' | 'other';
+  children?: TreeNode[];
+}
+
+const compactSuffix: Record<EntryKind, string> = { file: '', directory: '/', symlink: '@', other: '|' };
+
+/** directory_tree: the tree under a directory as JSON (the official shape) or compact indented lines, in pages. */
+export function directoryTree(dependencies: ToolDependencies) {
+  return defineTool({
+    name: 'directory_tree',
+    title: 'Directory Tree',
+    description:
+      'Get the tree of files and directories under a path, as JSON ({name, type, children}) or, with ' +
+      'format "compact", as indented lines (directories end in "/", links in "@"). Limit the depth with maxDepth. ' +
+      'Skips .gitignore-d entries, .git and node_modules unless includeIgnored is set. Large trees come in pages: ' +
+      'pass the cursor from the note to continue.',
+    input: z.object({
+      path: z.string().describe('Directory path, absolute or relative to the first allowed directory'),
+      excludePatterns: z.array(z.string()).optional().default([]).describe('Globs of entries to leave out'),
+      maxDepth: z.number().int().positive().optional().describe('Deepest level shown (1: only direct children)'),
+      format: z.enum(['json', 'compact']).optional().default('json').describe('JSON or compact indented lines'),
+      includeIgnored: z
+        .boolean()
+        .optional()
+        .default(false)
+        .describe('Also show .gitignore-d entries, .git, node_modules'),
+      cursor: z.string().optional().describe('The cursor from a previous page'),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async handler(args, context) {
+      const scope = await dependencies.guard.scope(context);
+      const root = await scope.directory(args.path);
+      const position = readWalkCursor(args.cursor, 'directory_tree', root);
+      const excluded = globMatcher(args.excludePatterns);
+      const { treeEntries, readBudget } = dependencies.limits;
+      const slice = new TimeSlice(context.signal, dependencies.limits.walkTimeMs);
+      const top: TreeNode[] = [];
+      const stack: TreeNode[][] = [top];
+      const lines: string[] = [];
+      let count = 0;
+      let chars = 0;
+      let last: string | undefined;
+      let stoppedBy: 'size' | 'time' | undefined;
+      for (const entry of walk({
+        root,
+        scope,
+        ...(args.maxDepth ? { maxDepth: args.maxDepth } : {}),
+        ...(args.includeIgnored ? {} : { ignore: IgnoreRules.forRoot(scope.directoryOf(root), root) }),
+        exclude: (relative) => excluded(relative),
+        ...(position ? { after: position.after } : {}),
+      })) {
+        if (!(await slice.tick())) {
+          stoppedBy = 'time';
+          break;
+        }
+        const cost = entry.name.length + (args.format === 'compact' ? entry.depth * 2 + 2 : 40);
+        if (count >= treeEntries || chars + cost > readBudget - 500) {
+          stoppedBy = 'size';
+          break;
+        }
+        count++;
+        chars += cost;
+        last = entry.relative;
+        if (args.format === 'compact') {
+          lines.push(`${'  '.repeat(entry.depth - 1)}${entry.name}${compactSuffix[entry.kind]}`);
+          continue;
+        }
+        // A continued page starts below directories shown before: give its first entries their ancestors again.
+        if (stack.length === 1 && entry.depth > 1) {
+          for (const name of entry.relative.split('/').slice(0, -1)) {
+            const ancestor: TreeNode = { name, type: 'directory', children: [] };
+            stack.at(-1)?.push(ancestor);
+            stack.push(ancestor.children ?? []);
+          }
+        }
+        stack.length = Math.min(stack.length, entry.depth);
+        const node: TreeNode = { name: entry.name, type: entry.kind };
+        stack.at(-1)?.push(node);
+        if (entry.kind === 'directory') {
+          node.children = [];
+          stack.push(node.children);
+        }
+      }
+      const body = args.format === 'compact' ? lines.join('\n') : JSON.stringify(top);
+      if (!stoppedBy || last === undefined) return body;
+      const cursor = walkCursor('directory_tree', root, { after: last });
+      const why =
+        stoppedBy === 'size' ? `the first ${count} entries` : `the entries found in ${slice.elapsedSeconds()} s`;
+      return `${body}\n[truncated: showed ${why}. Call directory_tree with the same arguments and cursor="${cursor}" for the rest, or narrow it with maxDepth or excludePatterns.]`;
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import { defineTool, ToolError } from '@mcpkit/server-kit';
+import { createTwoFilesPatch } from 'diff';
+import { z } from 'zod';
+import { writeAtomically } from '../atomic-write.js';
+import type { ToolDependencies } from '../dependencies.js';
+import { applyEdits, applyLayout, parseLayout } from '../text-edits.js';
+
+/** Largest file edit_file loads whole. */
+const maxEditBytes = 10 * 1024 * 1024;
+
+/** edit_file: exact-text replacements with a unified diff; keeps line endings and BOM; dryRun previews. */
+export function editFile(dependencies: ToolDependencies) {
+  return defineTool({
+    name: 'edit_file',
+    title: 'Edit File',
+    description:
+      'Replace exact text in a file inside the allowed directories and return a git-style diff. Each edit must match ' +
+      'exactly one place unless replaceAll is set. Line endings (CRLF/LF) and a BOM are preserved. Use dryRun to ' +
+      'preview the diff without writing.',
+    input: z.object({
+      path: z.string().describe('File path, absolute or relative to the first allowed directory'),
+      edits: z
+        .array(
+          z.object({
+            oldText: z.string().describe('Text to search for - must match exactly'),
+            newText: z.string().describe('Text to replace with'),
+            replaceAll: z.boolean().optional().describe('Replace every occurrence instead of requiring one'),
+          }),
+        )
+        .min(1),
+      dryRun: z.boolean().default(false).describe('Preview changes using git-style diff format'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    async handler({ path, edits, dryRun }, context) {
+      const scope = await dependencies.guard.scope(context);
+      const file = await scope.openFile(path);
+      let raw: Buffer;
+      try {
+        if (file.stats.size > maxEditBytes) {
+          throw new ToolError(`${path} is over ${maxEditBytes / 1024 / 1024} MB; edit_file loads files whole.`);
+        }
+        raw = await file.handle.readFile();
+      } finally {
+        await file.handle.close();
+      }
+      if (raw.subarray(0, 8192).includes(0)) throw new ToolError(`${path} looks binary; edit_file edits text files.`);
+      const { layout, text } = parseLayout(raw.toString('utf8'));
+      const edited = applyEdits(text, edits);
+      const diff = createTwoFilesPatch(file.path, file.path, text, edited, 'original', 'modified');
+      if (!dryRun) {
+        const target = await scope.writeTarget(file.path);
+        await writeAtomically(scope, target, applyLayout(edited, layout), path);
+      }
+      let fence = '```';
+      while (diff.includes(fence)) fence += '`';
+      return `${fence}diff\n${diff}${fence}\n\n`;
+    },
+  });
+}

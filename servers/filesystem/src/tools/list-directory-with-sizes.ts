@@ -1,0 +1,46 @@
+import { defineTool, paginate } from '@mcpkit/server-kit';
+import { z } from 'zod';
+import type { ToolDependencies } from '../dependencies.js';
+import { kindLabel, listDirectory } from '../directory-listing.js';
+import { formatSize } from '../format-size.js';
+
+/** list_directory_with_sizes: one directory's entries with sizes and totals, sorted by name or size. */
+export function listDirectoryWithSizes(dependencies: ToolDependencies) {
+  return defineTool({
+    name: 'list_directory_with_sizes',
+    title: 'List Directory with Sizes',
+    description:
+      'List a directory inside the allowed directories with each file size, sorted by name or by size (largest ' +
+      'first), followed by totals. Links are shown as links; their targets are not followed.',
+    input: z.object({
+      path: z.string().describe('Directory path, absolute or relative to the first allowed directory'),
+      sortBy: z.enum(['name', 'size']).optional().default('name').describe('Sort entries by name or size'),
+      cursor: z.string().optional().describe('The cursor from a previous page'),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async handler({ path, sortBy, cursor }, context) {
+      const scope = await dependencies.guard.scope(context);
+      const { entries } = await listDirectory(scope, path, { stats: true });
+      const sizeOf = (entry: (typeof entries)[number]) => (entry.kind === 'directory' ? 0 : (entry.stats?.size ?? 0));
+      if (sortBy === 'size') entries.sort((left, right) => sizeOf(right) - sizeOf(left));
+      const page = paginate(entries, cursor, dependencies.limits.pageSize);
+      const lines = page.items.map(
+        (entry) =>
+          `${kindLabel(entry.kind)} ${entry.name.padEnd(30)} ${entry.kind === 'directory' ? '' : formatSize(sizeOf(entry)).padStart(10)}`,
+      );
+      const files = entries.filter((entry) => entry.kind !== 'directory').length;
+      const total = entries.reduce((sum, entry) => sum + sizeOf(entry), 0);
+      lines.push(
+        '',
+        `Total: ${files} files, ${entries.length - files} directories`,
+        `Combined size: ${formatSize(total)}`,
+      );
+      if (page.nextCursor) {
+        lines.push(
+          `[truncated: showed ${page.items.length} of ${entries.length} entries. Call list_directory_with_sizes with cursor="${page.nextCursor}" for more.]`,
+        );
+      }
+      return lines.join('\n');
+    },
+  });
+}

@@ -1,0 +1,32 @@
+import { defineTool, paginate } from '@mcpkit/server-kit';
+import { z } from 'zod';
+import type { ToolDependencies } from '../dependencies.js';
+import { kindLabel, listDirectory as listEntries } from '../directory-listing.js';
+
+/** list_directory: one directory's entries as `[DIR]`/`[FILE]`/`[LINK]` lines, in pages. */
+export function listDirectory(dependencies: ToolDependencies) {
+  return defineTool({
+    name: 'list_directory',
+    title: 'List Directory',
+    description:
+      'List the files and directories in a directory inside the allowed directories, one per line with a [DIR], ' +
+      '[FILE] or [LINK] prefix, in name order. Long listings come in pages: pass the cursor from the note to continue.',
+    input: z.object({
+      path: z.string().describe('Directory path, absolute or relative to the first allowed directory'),
+      cursor: z.string().optional().describe('The cursor from a previous page'),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async handler({ path, cursor }, context) {
+      const scope = await dependencies.guard.scope(context);
+      const { entries } = await listEntries(scope, path);
+      const page = paginate(entries, cursor, dependencies.limits.pageSize);
+      const lines = page.items.map((entry) => `${kindLabel(entry.kind)} ${entry.name}`);
+      if (page.nextCursor) {
+        lines.push(
+          `[truncated: showed ${page.items.length} of ${entries.length} entries. Call list_directory with cursor="${page.nextCursor}" for more.]`,
+        );
+      }
+      return lines.length > 0 ? lines.join('\n') : 'The directory is empty.';
+    },
+  });
+}

@@ -1,0 +1,55 @@
+import { defineTool, ToolError } from '@mcpkit/server-kit';
+import { z } from 'zod';
+import type { ToolDependencies } from '../dependencies.js';
+import { readLines } from '../text-lines.js';
+
+const lineCount = z.number().int().positive();
+
+/** The arguments of read_text_file (and of its deprecated alias read_file). */
+const input = z.object({
+  path: z.string().describe('File path, absolute or relative to the first allowed directory'),
+  head: lineCount.optional().describe('If provided, returns only the first N lines of the file'),
+  tail: lineCount.optional().describe('If provided, returns only the last N lines of the file'),
+  offset: lineCount.optional().describe('First line to return, 1-based (with limit: a line range)'),
+  limit: lineCount.optional().describe('How many lines to return from offset'),
+});
+
+/** read_text_file: a UTF-8 file, whole or a window of lines, held to the read budget with a note to continue. */
+export function readTextFile(dependencies: ToolDependencies, name = 'read_text_file') {
+  return defineTool({
+    name,
+    title: name === 'read_file' ? 'Read File (deprecated)' : 'Read Text File',
+    description:
+      (name === 'read_file' ? 'Deprecated: use read_text_file. ' : '') +
+      'Read a UTF-8 text file inside the allowed directories. Use head or tail for the first or last N lines, or ' +
+      'offset and limit for a line range. Large files are cut at a line end with a note saying how to continue.',
+    input,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async handler(args, context) {
+      if (args.head !== undefined && args.tail !== undefined) {
+        throw new ToolError('Pass head or tail, not both.');
+      }
+      if (args.tail !== undefined && (args.offset !== undefined || args.limit !== undefined)) {
+        throw new ToolError('tail cannot be combined with offset or limit; use offset and limit for a range.');
+      }
+      const scope = await dependencies.guard.scope(context);
+      const file = await scope.openFile(args.path);
+      try {
+        const budget = dependencies.limits.readBudget;
+        const read = await readLines(file.handle, { ...args, budget });
+        if (!read.more) return read.text;
+        if (args.tail !== undefined) {
+          return `${read.text}\n[truncated: the last ${args.tail} lines exceed the ${budget.toLocaleString('en-US')}-character budget; showed the final ones. Use offset and limit for the rest.]`;
+        }
+        const windowEnded = !read.budgetCut;
+        if (windowEnded) return read.text;
+        const next = read.lastLine + 1;
+        const shown =
+          read.lastLine >= read.firstLine ? `lines ${read.firstLine}-${read.lastLine}` : 'the start of a line';
+        return `${read.text}\n[truncated: showed ${shown} of a ${file.stats.size.toLocaleString('en-US')}-byte file (budget ${budget.toLocaleString('en-US')} characters). Call read_text_file with offset=${next} to continue.]`;
+      } finally {
+        await file.handle.close();
+      }
+    },
+  });
+}

@@ -1,0 +1,73 @@
+import { defineTool } from '@mcpkit/server-kit';
+import { z } from 'zod';
+import type { ToolDependencies } from '../dependencies.js';
+import { IgnoreRules } from '../ignore-rules.js';
+import { globMatcher } from '../name-patterns.js';
+import { TimeSlice } from '../time-slice.js';
+import { walk } from '../walk.js';
+import { readWalkCursor, walkCursor } from '../walk-cursor.js';
+
+/** search_files: finds files and directories by glob, streaming the walk, in pages. */
+export function searchFiles(dependencies: ToolDependencies) {
+  return defineTool({
+    name: 'search_files',
+    title: 'Search Files',
+    description:
+      'Find files and directories under a path whose name or relative path matches a glob. A pattern without a ' +
+      'slash matches names at any depth ("*.ts", "README*"); a pattern with a slash matches the path relative to ' +
+      '`path` ("src/**/*.test.ts"). Skips .gitignore-d files, .git and node_modules unless includeIgnored is set. ' +
+      'Returns full paths, in pages.',
+    input: z.object({
+      path: z.string().describe('Directory to search, absolute or relative to the first allowed directory'),
+      pattern: z.string().min(1).describe('Glob matched against names (no slash) or relative paths (with a slash)'),
+      excludePatterns: z.array(z.string()).optional().default([]).describe('Globs of entries to skip (not entered)'),
+      includeIgnored: z
+        .boolean()
+        .optional()
+        .default(false)
+        .describe('Also search .gitignore-d files, .git, node_modules'),
+      maxResults: z.number().int().positive().max(10_000).optional().describe('Paths per page'),
+      cursor: z.string().optional().describe('The cursor from a previous page'),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async handler(args, context) {
+      const scope = await dependencies.guard.scope(context);
+      const root = await scope.directory(args.path);
+      const position = readWalkCursor(args.cursor, 'search_files', root);
+      const matches = globMatcher([args.pattern]);
+      const excluded = globMatcher(args.excludePatterns);
+      const cap = args.maxResults ?? dependencies.limits.searchResults;
+      const slice = new TimeSlice(context.signal, dependencies.limits.walkTimeMs);
+      const top = scope.directoryOf(root);
+      const found: string[] = [];
+      let last: string | undefined;
+      let stoppedBy: 'cap' | 'time' | undefined;
+      for (const entry of walk({
+        root,
+        scope,
+        ...(args.includeIgnored ? {} : { ignore: IgnoreRules.forRoot(top, root) }),
+        exclude: (relative) => excluded(relative),
+        ...(position ? { after: position.after } : {}),
+      })) {
+        if (!(await slice.tick())) {
+          stoppedBy = 'time';
+          break;
+        }
+        if (matches(entry.relative)) {
+          if (found.length === cap) {
+            stoppedBy = 'cap';
+            break;
+          }
+          found.push(entry.path);
+        }
+        last = entry.relative;
+      }
+      if (found.length === 0 && !stoppedBy) return 'No matches found';
+      if (!stoppedBy || last === undefined) return found.join('\n');
+      const cursor = walkCursor('search_files', root, { after: last });
+      const why =
+        stoppedBy === 'cap' ? `the first ${cap} matches` : `what ${slice.elapsedSeconds()} s of searching found`;
+      return `${found.join('\n')}\n[truncated: showed ${why}. Call search_files with the same arguments and cursor="${cursor}" for more.]`;
+    },
+  });
+}
