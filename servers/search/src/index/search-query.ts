@@ -114,15 +114,17 @@ export function searchIndex(
   return { hits, more: rows.length > request.offset + request.limit };
 }
 
-/** The line of a highlighted passage with the most distinct matched terms (the earliest on a tie), from 0. */
+/** The line of a highlighted passage with the most distinct matched terms (headings and later lines lose ties), from 0. */
 function bestLineOffset(marked: string): number {
   let best = 0;
   let bestCount = 0;
   marked.split('\n').forEach((line, index) => {
     const terms = new Set(Array.from(line.matchAll(/\uE000([^\uE001]*)\uE001/g), (match) => match[1]?.toLowerCase()));
-    if (terms.size > bestCount) {
+    // A heading names the topic; the line under it that repeats the words is the one worth reading.
+    const count = terms.size - (/^\s*#/.test(line) ? 0.5 : 0);
+    if (count > bestCount) {
       best = index;
-      bestCount = terms.size;
+      bestCount = count;
     }
   });
   return best;

@@ -1,0 +1,100 @@
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalIndex } from './local-index.js';
+import { searchIndex } from './search-query.js';
+
+let directory: string;
+let index: LocalIndex;
+
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'mcpkit-search-indexer-'));
+  await writeFile(join(directory, 'alpha.md'), '# Alpha\n\nThe quick brown fox.\n');
+  await writeFile(join(directory, 'beta.txt'), 'Nothing about animals here.\n');
+  await mkdir(join(directory, 'notes'));
+  await writeFile(join(directory, 'notes', 'gamma.md'), 'Gamma mentions the fox twice: fox.\n');
+  index = new LocalIndex({ directories: [directory], indexFile: join(directory, '.index', 'index.sqlite') });
+});
+
+afterEach(async () => {
+  await index.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+const paths = (query: string) =>
+  searchIndex(index.database, { query, limit: 20, offset: 0, roots: index.directories.roots }).hits.map((hit) =>
+    hit.path.slice(directory.length + 1),
+  );
+
+describe('Indexer', () => {
+  it('indexes text files and finds them', async () => {
+    const [report] = await index.refreshAll();
+    expect(report).toMatchObject({ scanned: 3, added: 3, updated: 0, removed: 0 });
+    expect(paths('fox').sort()).toEqual(['alpha.md', 'notes/gamma.md']);
+  });
+
+  it('reads only changed files on a re-run and drops deleted ones', async () => {
+    await index.refreshAll();
+    const [unchanged] = await index.refreshAll();
+    expect(unchanged).toMatchObject({ scanned: 3, added: 0, updated: 0, removed: 0, unchanged: 3 });
+
+    await writeFile(join(directory, 'alpha.md'), '# Alpha\n\nNow about a lazy dog instead.\n');
+    await utimes(join(directory, 'alpha.md'), new Date(), new Date(Date.now() + 5000));
+    await rm(join(directory, 'notes', 'gamma.md'));
+    await writeFile(join(directory, 'delta.md'), 'A new fox appears.\n');
+    const [changed] = await index.refreshAll();
+    expect(changed).toMatchObject({ added: 1, updated: 1, removed: 1, unchanged: 1 });
+    expect(paths('fox')).toEqual(['delta.md']);
+    expect(paths('dog')).toEqual(['alpha.md']);
+    expect(index.database.counts().documents).toBe(3);
+  });
+
+  it('follows .gitignore at every level and skips binaries, big files and the index itself', async () => {
+    await writeFile(join(directory, '.gitignore'), 'secret.md\nbuild/\n');
+    await writeFile(join(directory, 'secret.md'), 'fox in a secret file\n');
+    await mkdir(join(directory, 'build'));
+    await writeFile(join(directory, 'build', 'out.md'), 'fox in build output\n');
+    await writeFile(join(directory, 'notes', '.gitignore'), '*.log.md\n!keep.log.md\n');
+    await writeFile(join(directory, 'notes', 'noise.log.md'), 'fox in a log\n');
+    await writeFile(join(directory, 'notes', 'keep.log.md'), 'fox kept\n');
+    await writeFile(join(directory, 'binary.txt'), Buffer.from([0x66, 0x6f, 0x78, 0x00, 0x01]));
+    await writeFile(join(directory, 'image.png'), 'fox but a png');
+    await writeFile(join(directory, 'huge.md'), `fox ${'x'.repeat(2 * 1024 * 1024)}`);
+    await mkdir(join(directory, 'node_modules'));
+    await writeFile(join(directory, 'node_modules', 'dep.md'), 'fox in a dependency\n');
+    const [report] = await index.refreshAll();
+    expect(report?.binary).toBe(1);
+    expect(paths('fox').sort()).toEqual(['alpha.md', 'notes/gamma.md', 'notes/keep.log.md']);
+    // The binary file is remembered so the next run does not read it again.
+    const [again] = await index.refreshAll();
+    expect(again).toMatchObject({ added: 0, updated: 0, binary: 0 });
+  });
+
+  it('refreshes a sub-directory without touching the rest', async () => {
+    await index.refreshAll();
+    await writeFile(join(directory, 'notes', 'epsilon.md'), 'fox number three\n');
+    await rm(join(directory, 'beta.txt'));
+    const report = await index.indexer.refresh(join(index.directories.roots[0] as string, 'notes'));
+    expect(report).toMatchObject({ scanned: 2, added: 1, removed: 0 });
+    expect(paths('animals')).toEqual(['beta.txt']);
+  });
+
+  it('stops at the next batch when cancelled and keeps what it committed', async () => {
+    for (let file = 0; file < 600; file++) await writeFile(join(directory, `bulk-${file}.md`), `bulk file ${file}\n`);
+    const controller = new AbortController();
+    const refresh = index.indexer.refresh(index.directories.roots[0] as string, {
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (progress.phase === 'indexing' && progress.done > 0) controller.abort();
+      },
+    });
+    await expect(refresh).rejects.toThrow();
+    const stored = index.database.counts().documents;
+    expect(stored).toBeGreaterThan(0);
+    expect(stored).toBeLessThan(603);
+    const [finished] = await index.refreshAll();
+    expect(finished?.unchanged).toBe(stored);
+    expect(index.database.counts().documents).toBe(603);
+  });
+});
