@@ -1,0 +1,39 @@
+export { claudeDesktopConfigPath, defaultConfigPaths, findConfigFile, loadConfigFile } from './config/load-config.js';
+export type { ConfigInput, ParseConfigOptions } from './config/parse-config.js';
+export { parseConfig } from './config/parse-config.js';
+export type { HostConfig, ServerConfig, ServerTransportConfig, ToolFilter } from './config/server-config.js';
+export type {
+  ElicitationAnswer,
+  ElicitationRequest,
+  RootEntry,
+  SamplingMessage,
+  SamplingRequest,
+} from './connection/client-requests.js';
+export type { CallOptions, ConnectionState, RestartPolicy } from './connection/server-connection.js';
+export { ServerConnection } from './connection/server-connection.js';
+export type { CallToolResult, ContentBlock, Prompt, Resource, ServerLogSink, Tool } from './connection/types.js';
+export type { HostErrorCode } from './errors.js';
+export { HostError } from './errors.js';
+export type { Host, HostOptions, ServerFailure } from './host.js';
+export { connectHost } from './host.js';
+export type { AgentOptions, RunOptions, RunResult, ToolHost } from './loop/agent.js';
+export { Agent, createAgent, defaultMaxSteps } from './loop/agent.js';
+export type { AgentEvent, AgentListener, StopReason } from './loop/agent-events.js';
+export type { SamplingOptions, SamplingPolicy } from './loop/sampling.js';
+export { samplingHandler } from './loop/sampling.js';
+export type { AnthropicModelOptions } from './models/anthropic-model.js';
+export { createAnthropicModel } from './models/anthropic-model.js';
+export type { ContentPart, Message, ToolCall, ToolResult, Usage } from './models/messages.js';
+export type { CompleteOptions, Model, ModelRequest, ModelResponse, ToolSpec } from './models/model.js';
+export type { OpenAIModelOptions } from './models/openai-model.js';
+export { createOpenAIModel } from './models/openai-model.js';
+export type { Script, ScriptStep } from './models/script.js';
+export { parseScript } from './models/script.js';
+export type { ScriptedModelOptions, ScriptedModelServer, ScriptedRequest } from './models/scripted-model.js';
+export { startScriptedModel } from './models/scripted-model.js';
+export type { SelectedModel } from './models/select-model.js';
+export { selectModel } from './models/select-model.js';
+export type { RegisteredTool } from './registry/tool-registry.js';
+export { ToolRegistry } from './registry/tool-registry.js';
+export type { Provider } from './registry/translate-schema.js';
+export { translateSchema } from './registry/translate-schema.js';
