@@ -1,0 +1,261 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createServer, defineTool, type HttpListening, type HttpOptions, serveHttp } from '../src/index.js';
+import { initializeBody, jsonRpcHeaders, messagesOf, rawRequest } from './support/http-request.js';
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echoes its text, logging and reporting progress on the way.',
+  input: z.object({ text: z.string() }),
+  async handler({ text }, { log, progress }) {
+    log.info(`echoing ${text}`);
+    await progress(1, 1);
+    return text;
+  },
+});
+
+const open: HttpListening[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((listening) => listening.close()));
+});
+
+async function listen(options: HttpOptions = {}) {
+  const server = createServer({ name: 'http-test', version: '1', tools: [echo], logLevel: 'emergency' });
+  const listening = await serveHttp(server, { port: 0, ...options });
+  open.push(listening);
+  return { server, listening };
+}
+
+async function connectClient(url: string, headers: Record<string, string> = {}) {
+  const client = new Client({ name: 'http-client', version: '1' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+describe('serveHttp guards', () => {
+  it('binds loopback by default and serves a real SDK client', async () => {
+    const { listening } = await listen();
+    expect(listening.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const { client } = await connectClient(listening.url);
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'hi' }]);
+    await client.close();
+  });
+
+  it('answers 404 outside the endpoint path', async () => {
+    const { listening } = await listen();
+    const response = await rawRequest(listening.url.replace('/mcp', '/other'), { headers: jsonRpcHeaders, body: '{}' });
+    expect(response.status).toBe(404);
+  });
+
+  it('answers 403 to a foreign Host (DNS rebinding) and to a foreign Origin', async () => {
+    const { listening } = await listen();
+    const foreignHost = await rawRequest(listening.url, {
+      headers: { ...jsonRpcHeaders, host: 'evil.example.com' },
+      body: initializeBody,
+    });
+    expect(foreignHost.status).toBe(403);
+    const foreignOrigin = await rawRequest(listening.url, {
+      headers: { ...jsonRpcHeaders, origin: 'http://evil.example.com' },
+      body: initializeBody,
+    });
+    expect(foreignOrigin.status).toBe(403);
+    expect(JSON.parse(foreignOrigin.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+  });
+
+  it('accepts loopback and allowed origins and allowed hosts', async () => {
+    const { listening } = await listen({ allowedOrigins: ['https://app.example'], allowedHosts: ['mcp.internal'] });
+    const allowed: Record<string, string>[] = [
+      { origin: 'https://app.example' },
+      { origin: `http://127.0.0.1:${listening.port}` },
+      { host: `mcp.internal:${listening.port}` },
+    ];
+    for (const headers of allowed) {
+      const response = await rawRequest(listening.url, {
+        headers: { ...jsonRpcHeaders, ...headers },
+        body: initializeBody,
+      });
+      expect(response.status, JSON.stringify(headers)).toBe(200);
+    }
+  });
+
+  it('answers 401 with WWW-Authenticate to a missing or wrong bearer token, and serves the right one', async () => {
+    const { listening } = await listen({ token: 's3cret-token' });
+    for (const authorization of [undefined, 'Bearer wrong', 'Bearer s3cret-tokenX', 'Basic s3cret-token']) {
+      const response = await rawRequest(listening.url, {
+        headers: { ...jsonRpcHeaders, ...(authorization ? { authorization } : {}) },
+        body: initializeBody,
+      });
+      expect(response.status, authorization).toBe(401);
+      expect(response.headers['www-authenticate']).toMatch(/^Bearer /);
+    }
+    const { client } = await connectClient(listening.url, { authorization: 'Bearer s3cret-token' });
+    expect((await client.listTools()).tools).toHaveLength(1);
+    await client.close();
+  });
+
+  it('answers 413 to a body over the limit, declared or streamed', async () => {
+    const { listening } = await listen({ maxBodyBytes: 1024 });
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2000) } });
+    const declared = await rawRequest(listening.url, { headers: jsonRpcHeaders, body: big });
+    expect(declared.status).toBe(413);
+    const streamed = await rawRequest(listening.url, {
+      headers: { ...jsonRpcHeaders, 'transfer-encoding': 'chunked' },
+      chunks: [big.slice(0, 600), big.slice(600)],
+    });
+    expect(streamed.status).toBe(413);
+    expect(JSON.parse(streamed.body).error.message).toContain('1024 bytes');
+  });
+
+  it('answers malformed JSON with a JSON-RPC parse error', async () => {
+    const { listening } = await listen();
+    const response = await rawRequest(listening.url, { headers: jsonRpcHeaders, body: '{"jsonrpc": "2.0", "id": 1,' });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' },
+      id: null,
+    });
+  });
+});
+
+describe('serveHttp sessions', () => {
+  it('sends the logs and progress of a call on the response stream of that call', async () => {
+    const { listening } = await listen();
+    const initialized = await rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody });
+    const sessionId = initialized.headers['mcp-session-id'] as string;
+    const headers = { ...jsonRpcHeaders, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+    await rawRequest(listening.url, {
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    const call = await rawRequest(listening.url, {
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'streamed' }, _meta: { progressToken: 'p1' } },
+      }),
+    });
+    expect(messagesOf(call.body).map((message) => message.method ?? `result ${message.id}`)).toEqual([
+      'notifications/message',
+      'notifications/progress',
+      'result 2',
+    ]);
+  });
+
+  it('closes the longest-idle session when the cap is reached', async () => {
+    const { listening, server } = await listen({ maxSessions: 2 });
+    const first = await connectClient(listening.url);
+    const second = await connectClient(listening.url);
+    await second.client.ping(); // the first is now the longest idle
+    const third = await connectClient(listening.url);
+    expect(listening.sessionCount).toBe(2);
+    await expect.poll(() => server.sessionCount).toBe(2);
+    await expect(first.client.ping()).rejects.toThrow(/404|Session not found/);
+    await second.client.ping();
+    await third.client.ping();
+    for (const { client } of [first, second, third]) await client.close();
+  });
+
+  it('closes a session idle for longer than the idle limit', async () => {
+    const { listening, server } = await listen({ sessionIdleMs: 200 });
+    const { client } = await connectClient(listening.url);
+    expect(listening.sessionCount).toBe(1);
+    await expect.poll(() => listening.sessionCount).toBe(0);
+    await expect.poll(() => server.sessionCount).toBe(0);
+    await expect(client.ping()).rejects.toThrow(/404|Session not found/);
+    await client.close();
+  });
+
+  it('ends a session on DELETE', async () => {
+    const { listening } = await listen();
+    const { client, transport } = await connectClient(listening.url);
+    await transport.terminateSession();
+    expect(listening.sessionCount).toBe(0);
+    await client.close();
+  });
+
+  it('refuses a request without a session id that is not initialize, and an unknown session id', async () => {
+    const { listening } = await listen();
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' });
+    expect((await rawRequest(listening.url, { headers: jsonRpcHeaders, body: ping })).status).toBe(400);
+    const unknown = await rawRequest(listening.url, {
+      headers: { ...jsonRpcHeaders, 'mcp-session-id': 'no-such-session' },
+      body: ping,
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('in stateless mode, answers each request on its own, without a session', async () => {
+    const { listening, server } = await listen({ stateless: true });
+    const initialized = await rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody });
+    expect(initialized.status).toBe(200);
+    expect(initialized.headers['mcp-session-id']).toBeUndefined();
+    const call = await rawRequest(listening.url, {
+      headers: jsonRpcHeaders,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'alone' } },
+      }),
+    });
+    expect(call.status).toBe(200);
+    expect(messagesOf(call.body).at(-1)).toMatchObject({
+      id: 2,
+      result: { content: [{ type: 'text', text: 'alone' }] },
+    });
+    expect(listening.sessionCount).toBe(0);
+    await expect.poll(() => server.sessionCount).toBe(0);
+    const { client } = await connectClient(listening.url);
+    expect((await client.callTool({ name: 'echo', arguments: { text: 'sdk' } })).content).toEqual([
+      { type: 'text', text: 'sdk' },
+    ]);
+    await client.close();
+  });
+
+  it('close() stops listening, aborts handlers in flight and runs onClose', async () => {
+    let aborted = false;
+    let closed = false;
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits until aborted.',
+      handler: (_args, { signal }) =>
+        new Promise<string>((resolve) => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            resolve('stopped');
+          });
+        }),
+    });
+    const server = createServer({
+      name: 'closing',
+      version: '1',
+      tools: [wait],
+      onClose: () => {
+        closed = true;
+      },
+    });
+    const listening = await serveHttp(server, { port: 0 });
+    const { client } = await connectClient(listening.url);
+    // The connection closes under the call, so it can only end by the client's own timeout.
+    const call = client.callTool({ name: 'wait', arguments: {} }, undefined, { timeout: 3000 }).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    await expect.poll(() => server.sessionCount).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // let the call reach its handler
+    await listening.close();
+    await listening.closed;
+    expect(aborted).toBe(true);
+    expect(closed).toBe(true);
+    await expect(rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody })).rejects.toThrow();
+    expect(await call).toBe('failed');
+    await client.close();
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { startFixture } from './support/child-process.js';
+
+describe('runServerCommand in a real process', () => {
+  it('exits 2 with one clear line on an unknown flag', async () => {
+    const child = startFixture(['--bogus']);
+    expect(await child.exited).toBe(2);
+    expect(child.stderr()).toMatch(
+      /^fixture-server: Unknown option '--bogus'.*\nRun fixture-server --help for usage\.\n$/s,
+    );
+    expect(child.stdout()).toBe('');
+  });
+
+  it('exits 2 on a bad --http value and a bad --log-level', async () => {
+    for (const args of [
+      ['--http', 'not-a-port'],
+      ['--log-level', 'loud'],
+    ]) {
+      const child = startFixture(args);
+      expect(await child.exited).toBe(2);
+      expect(child.stderr()).toContain(args[0]);
+    }
+  });
+
+  it('prints the help and the version and exits 0', async () => {
+    const help = startFixture(['--help']);
+    expect(await help.exited).toBe(0);
+    expect(help.stderr()).toContain('Usage: fixture-server [options]');
+    expect(help.stderr()).toContain('--fail');
+    const version = startFixture(['--version']);
+    expect(await version.exited).toBe(0);
+    expect(version.stderr()).toBe('9.9.9\n');
+  });
+
+  it('exits 1 with the message when building the server fails', async () => {
+    const child = startFixture(['--fail']);
+    expect(await child.exited).toBe(1);
+    expect(child.stderr()).toContain('fixture-server: the fixture was told to fail');
+  });
+
+  it('serves Streamable HTTP on --http, and closes on SIGTERM after onClose', async () => {
+    const child = startFixture(['--http', '127.0.0.1:0']);
+    await expect.poll(() => child.stderr()).toMatch(/Serving Streamable HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    const url = /Serving Streamable HTTP at (\S+)/.exec(child.stderr())?.[1] as string;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toBeTruthy();
+    await response.body?.cancel();
+    child.process.kill('SIGTERM');
+    expect(await child.exited).toBe(0);
+    expect(child.stderr()).toContain('fixture: onClose ran');
+  });
+});

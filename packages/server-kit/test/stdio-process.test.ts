@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { resultText, spawnTestClient } from '../src/testing/index.js';
+import { fixtureServer, initialize, startFixture } from './support/child-process.js';
+
+describe('serveStdio in a real child process', () => {
+  it('writes nothing but JSON-RPC to stdout, even when dependencies use the console', async () => {
+    const child = startFixture();
+    await initialize(child);
+    child.send({ id: 1, method: 'tools/call', params: { name: 'noisy', arguments: {} } });
+    const response = await child.response(1);
+    expect(response.result).toEqual({ content: [{ type: 'text', text: 'still only JSON-RPC on stdout' }] });
+    for (const line of child.stdout().split('\n').filter(Boolean)) {
+      expect(JSON.parse(line), line).toMatchObject({ jsonrpc: '2.0' });
+    }
+    for (const written of [
+      'console.log while the server is built',
+      'console.log from a dependency',
+      'console.info from a dependency',
+      "{ an: 'object' }",
+      'calls: 1',
+      'deep',
+    ]) {
+      expect(child.stderr()).toContain(written);
+    }
+    child.process.stdin.end();
+    expect(await child.exited).toBe(0);
+  });
+
+  it('exits cleanly when stdin closes, after running onClose', async () => {
+    const child = startFixture();
+    await initialize(child);
+    child.process.stdin.end();
+    expect(await child.exited).toBe(0);
+    expect(child.stderr()).toContain('fixture: onClose ran');
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`on ${signal}, aborts the handlers in flight, runs onClose and exits 0`, async () => {
+      const child = startFixture();
+      await initialize(child);
+      child.send({ id: 1, method: 'tools/call', params: { name: 'wait_for_abort', arguments: {} } });
+      await expect.poll(() => child.stderr()).toContain('fixture: handler started');
+      child.process.kill(signal);
+      expect(await child.exited).toBe(0);
+      const stderr = child.stderr();
+      expect(stderr).toContain('fixture: handler aborted');
+      expect(stderr.indexOf('fixture: handler aborted')).toBeLessThan(stderr.indexOf('fixture: onClose ran'));
+    });
+  }
+
+  it('serves the test client over real stdio, with the server log on stderr', async () => {
+    await using client = await spawnTestClient({ command: process.execPath, args: [fixtureServer] });
+    const { tools } = await client.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['noisy', 'wait_for_abort']);
+    expect(resultText(await client.callTool('noisy'))).toBe('still only JSON-RPC on stdout');
+    expect(client.pid).toBeGreaterThan(0);
+    await expect.poll(() => client.stderr()).toContain('console.log from a dependency');
+  });
+});
