@@ -22,8 +22,10 @@ const version = '0.1.0';
 const command = {
   name: 'mcpkit-search',
   version,
-  description: 'an MCP server for offline full-text search of local documents, web search and safe URL fetching.',
-  positionals: 'DIR [DIR...]   (or: index DIR... to build the index and exit)',
+  description:
+    'an MCP server for offline full-text search of local documents, web search and safe URL fetching. ' +
+    '`mcpkit-search index DIR...` builds or refreshes the index and exits.',
+  positionals: 'DIR [DIR...]',
   requirePositionals: true,
   flags: {
     'index-file': {
