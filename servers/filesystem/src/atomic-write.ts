@@ -9,7 +9,7 @@ const createFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | 
 
 /**
  * Writes a whole file atomically: a temporary file is created exclusively (never following a link) next to the
- * target, checked by descriptor, filled, flushed, given the old file's mode, then renamed over the target. Readers
+ * target inside its parent's verified descriptor, filled, flushed, given the old file's mode, then renamed over the target. Readers
  * see the old or the new content, never a mix; a hard link's other names keep the old content.
  */
 export async function writeAtomically(
@@ -18,29 +18,32 @@ export async function writeAtomically(
   content: string | Uint8Array,
   requested: string,
 ): Promise<void> {
-  const temporary = path.join(
-    target.directory,
-    `.${path.basename(target.path).slice(0, 100)}.${randomBytes(6).toString('hex')}.tmp`,
-  );
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(temporary, createFlags, target.existing ? target.existing.mode & 0o7777 : 0o666);
-  } catch (error) {
-    throw new ToolError(`Cannot write ${requested}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
-  }
-  try {
+  const name = path.basename(target.path);
+  const temporaryName = `.${name.slice(0, 100)}.${randomBytes(6).toString('hex')}.tmp`;
+  const failed = (error: unknown) =>
+    new ToolError(`Cannot write ${requested}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  await scope.throughDirectory(target.directory, async (via) => {
+    const temporary = `${via}/${temporaryName}`;
+    let handle: Awaited<ReturnType<typeof open>>;
     try {
-      await scope.verifyDescriptor(handle.fd, temporary, requested);
-      await handle.writeFile(content);
-      if (target.existing) await handle.chmod(target.existing.mode & 0o7777);
-      await handle.datasync();
-    } finally {
-      await handle.close();
+      handle = await open(temporary, createFlags, target.existing ? target.existing.mode & 0o7777 : 0o666);
+    } catch (error) {
+      throw failed(error);
     }
-    await rename(temporary, target.path);
-  } catch (error) {
-    await unlink(temporary).catch(() => {});
-    if (ToolError.isInstance(error)) throw error;
-    throw new ToolError(`Cannot write ${requested}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
-  }
+    try {
+      try {
+        await handle.writeFile(content);
+        if (target.existing) await handle.chmod(target.existing.mode & 0o7777);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      // Renaming within the verified directory replaces the entry itself, never what a link there points to.
+      await rename(temporary, `${via}/${name}`);
+    } catch (error) {
+      await unlink(temporary).catch(() => {});
+      if (ToolError.isInstance(error)) throw error;
+      throw failed(error);
+    }
+  });
 }

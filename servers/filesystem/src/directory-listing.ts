@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
-import { descriptorPaths, type Scope } from './paths.js';
+import { attempt, descriptorPaths, type Scope } from './paths.js';
 import type { EntryKind } from './walk.js';
 
 /** One entry of a listed directory; `stats` are the entry's own (a link's, not its target's). */
@@ -23,7 +23,7 @@ export async function listDirectory(
   const handle = await scope.openDirectory(real);
   try {
     const via = descriptorPaths ? `/proc/self/fd/${handle.fd}` : real;
-    const dirents = await readdir(via, { withFileTypes: true });
+    const dirents = await attempt(requested, readdir(via, { withFileTypes: true }));
     dirents.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
     const entries = await Promise.all(
       dirents.map(async (dirent): Promise<ListedEntry> => {

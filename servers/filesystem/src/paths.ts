@@ -79,6 +79,16 @@ async function realAncestor(absolute: string): Promise<string> {
   }
 }
 
+/** Runs a filesystem call, turning its failure into a sentence about `requested` for the model. */
+export async function attempt<T>(requested: string, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (ToolError.isInstance(error)) throw error;
+    throw new ToolError(`${requested} ${describe(error)}.`);
+  }
+}
+
 function kindOf(stats: Stats): string {
   if (stats.isFIFO()) return 'a named pipe (FIFO)';
   if (stats.isSocket()) return 'a socket';
@@ -151,7 +161,7 @@ export class Scope {
   /** The real path of an existing directory inside the roots. */
   async directory(requested: string): Promise<string> {
     const real = await this.existing(requested);
-    const stats = await stat(real);
+    const stats = await attempt(requested, stat(real));
     if (!stats.isDirectory()) throw new ToolError(`${requested} is ${kindOf(stats)}, not a directory.`);
     return real;
   }
@@ -203,7 +213,7 @@ export class Scope {
     }
     const real = await realpath(opened).catch(() => '');
     if (!this.contains(real)) throw this.outside(requested);
-    const now = await stat(real);
+    const now = await attempt(requested, stat(real));
     if (stats && (now.ino !== stats.ino || now.dev !== stats.dev)) throw this.outside(requested);
   }
 
@@ -286,27 +296,50 @@ export class Scope {
       }
     }
     if (!this.contains(real)) throw this.outside(requested);
-    const existing = await stat(real);
+    const existing = await attempt(requested, stat(real));
     if (!existing.isDirectory()) throw new ToolError(`Refused: ${ancestor} is ${kindOf(existing)}, not a directory.`);
+    let handle = await this.openDirectory(real);
     let current = real;
-    for (const name of missing) {
-      const next = path.join(current, name);
-      try {
-        await mkdir(next);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new ToolError(`${requested} ${describe(error)}.`);
+    try {
+      for (const name of missing) {
+        // Each level is made and opened through its parent's verified descriptor: a link planted on the way is
+        // neither followed by mkdir nor opened (O_NOFOLLOW), so nothing is created outside the roots.
+        const via = descriptorPaths ? `/proc/self/fd/${handle.fd}` : current;
+        try {
+          await mkdir(`${via}/${name}`);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+            throw new ToolError(`${requested} ${describe(error)}.`);
+        }
+        const next = await open(`${via}/${name}`, directoryFlags).catch(() => {
+          throw new ToolError(`Refused: ${path.join(current, name)} is not a directory (it may be a symbolic link).`);
+        });
+        await handle.close();
+        handle = next;
+        current = path.join(current, name);
       }
-      // Whatever is there now (ours or a racing creator's) must be a real directory, not a link.
-      const created = await lstat(next);
-      if (!created.isDirectory()) throw new ToolError(`Refused: ${next} is ${kindOf(created)}, not a directory.`);
-      current = next;
+    } finally {
+      await handle.close();
     }
     return current;
   }
 
+  /**
+   * Runs `use` with a path prefix that reaches the real directory `real` through an open, verified descriptor (on
+   * Linux `/proc/self/fd/N`), so a directory swapped for a link after the check cannot redirect what `use` does.
+   */
+  async throughDirectory<T>(real: string, use: (via: string) => Promise<T>): Promise<T> {
+    const handle = await this.openDirectory(real);
+    try {
+      return await use(descriptorPaths ? `/proc/self/fd/${handle.fd}` : real);
+    } finally {
+      await handle.close();
+    }
+  }
+
   /** Opens a directory of the roots without following a final link, checked by descriptor; for walks. */
   async openDirectory(real: string): Promise<FileHandle> {
-    const handle = await open(real, directoryFlags);
+    const handle = await attempt(real, open(real, directoryFlags));
     try {
       await this.verifyDescriptor(handle.fd, real, real);
       return handle;

@@ -193,8 +193,8 @@ export function filesystemSuite(connect: Connect): void {
       expect(clash.text).toMatch(/already exists/);
       expect((await call(client, 'move_file', { source: 'sub/deeper', destination: 'deeper2' })).isError).toBe(false);
       expect(existsSync(join(fixture.root, 'deeper2', 'deep.md'))).toBe(true);
-      const escape = await call(client, 'move_file', { source: 'lines.txt', destination: join(fixture.outside, 'x') });
-      expect(escape.isError).toBe(true);
+      const outward = await call(client, 'move_file', { source: 'lines.txt', destination: join(fixture.outside, 'x') });
+      expect(outward.isError).toBe(true);
       expect(existsSync(join(fixture.outside, 'x'))).toBe(false);
     });
 

@@ -2,6 +2,7 @@ import { lstat } from 'node:fs/promises';
 import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
+import { attempt } from '../paths.js';
 
 function typeOf(stats: Awaited<ReturnType<typeof lstat>>): string {
   if (stats.isFile()) return 'file';
@@ -27,7 +28,7 @@ export function getFileInfo(dependencies: ToolDependencies) {
     async handler({ path }, context) {
       const scope = await dependencies.guard.scope(context);
       const real = await scope.existing(path);
-      const stats = await lstat(real);
+      const stats = await attempt(path, lstat(real));
       const info = {
         path: real,
         size: stats.size,

@@ -1,4 +1,5 @@
 import { link, rename, unlink } from 'node:fs/promises';
+import * as path from 'node:path';
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
@@ -32,22 +33,28 @@ export function moveFile(dependencies: ToolDependencies) {
         throw new ToolError(`Cannot move ${source} into itself (${destination}).`);
       }
       try {
-        if (from.stats.isFile()) {
-          // link() fails when the destination appeared meanwhile, so a racing file is never replaced.
-          const linked = await link(from.path, to.path).then(
-            () => true,
-            (error: NodeJS.ErrnoException) => {
-              // Filesystems without hard links: fall back to a plain rename.
-              if (['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK'].includes(error.code ?? '')) return false;
-              throw error;
-            },
-          );
-          if (linked) await unlink(from.path);
-          else await rename(from.path, to.path);
-        } else {
-          await rename(from.path, to.path);
-        }
+        // Both ends are reached through their parents' verified descriptors, so a parent swapped for a link after
+        // the checks cannot move anything into or out of the roots.
+        await scope.throughDirectory(path.dirname(from.path), (fromVia) =>
+          scope.throughDirectory(to.directory, async (toVia) => {
+            const source = `${fromVia}/${path.basename(from.path)}`;
+            const target = `${toVia}/${path.basename(to.path)}`;
+            if (!from.stats.isFile()) return rename(source, target);
+            // link() fails when the destination appeared meanwhile, so a racing file is never replaced.
+            const linked = await link(source, target).then(
+              () => true,
+              (error: NodeJS.ErrnoException) => {
+                // Filesystems without hard links: fall back to a plain rename.
+                if (['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK'].includes(error.code ?? '')) return false;
+                throw error;
+              },
+            );
+            if (linked) await unlink(source);
+            else await rename(source, target);
+          }),
+        );
       } catch (error) {
+        if (ToolError.isInstance(error)) throw error;
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') throw new ToolError(`Destination already exists: ${destination}.`);
         if (code === 'EXDEV') throw new ToolError(`Cannot move ${source} to another filesystem (${destination}).`);
