@@ -88,6 +88,22 @@ describe('handler return values', () => {
   });
 });
 
+describe('async input schemas', () => {
+  it('checks arguments with async refinements too', async () => {
+    const claim = defineTool({
+      name: 'claim',
+      description: 'Claims a user name.',
+      input: z.object({ user: z.string().refine(async (value) => value !== 'taken', 'is already taken') }),
+      handler: ({ user }) => `claimed ${user}`,
+    });
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [claim] }));
+    expect(await client.callToolText('claim', { user: 'free' })).toBe('claimed free');
+    const refused = await client.callTool('claim', { user: 'taken' });
+    expect(refused.isError).toBe(true);
+    expect(resultText(refused)).toBe('Invalid arguments for tool "claim": user: is already taken.');
+  });
+});
+
 describe('definition checks', () => {
   it('accepts names by the spec rule and refuses others with INVALID_NAME', () => {
     for (const name of ['a', 'get.weather', 'A-b_c.1', 'x'.repeat(128)]) {

@@ -59,6 +59,15 @@ function logNotification(level: LogLevel, logger: string, message: string, data:
   return { method: 'notifications/message', params: { level, logger, data: payload } };
 }
 
+/** Parses synchronously, the common case; undefined when the schema has async parts and needs `safeParseAsync`. */
+function parseArguments(schema: z.ZodObject, args: unknown): ReturnType<z.ZodObject['safeParse']> | undefined {
+  try {
+    return schema.safeParse(args);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The SDK's complaint about an elicitation answer that does not match the form, made readable; else undefined. */
 function schemaMismatch(error: unknown): string | undefined {
   if (!(error instanceof McpError) || error.code !== ErrorCode.InvalidParams) return undefined;
@@ -76,7 +85,7 @@ export class Session {
   readonly log: Logger;
   private logLevel: LogLevel = defaultClientLogLevel;
   private rootsCache: Promise<Root[] | undefined> | undefined;
-  private readonly closing = new AbortController();
+  private client: ClientInfo | undefined;
 
   constructor(private readonly host: SessionHost) {
     this.server = new Server(
@@ -94,7 +103,6 @@ export class Session {
     );
     this.log = createLogger(host.stderr, this.clientSink());
     this.server.onclose = () => {
-      this.closing.abort(new Error('The session closed.'));
       host.forget(this);
     };
     this.registerHandlers();
@@ -120,12 +128,17 @@ export class Session {
 
   /** The client on the other end. */
   clientInfo(): ClientInfo {
+    if (this.client) return this.client;
     const version = this.server.getClientVersion();
-    return {
+    const capabilities = this.server.getClientCapabilities();
+    const client: ClientInfo = {
       ...(version?.name ? { name: version.name } : {}),
       ...(version?.version ? { version: version.version } : {}),
-      supports: (capability) => this.server.getClientCapabilities()?.[capability] !== undefined,
+      supports: (capability) => capabilities?.[capability] !== undefined,
     };
+    // What the client is and can do is fixed by initialize, so it is read once that has happened.
+    if (capabilities !== undefined) this.client = client;
+    return client;
   }
 
   /** The client's roots, fetched once and again on every change notification. */
@@ -154,23 +167,34 @@ export class Session {
   }
 
   private requestContext(extra: Extra, signal: AbortSignal): RequestContext {
-    return {
+    // The logger is built on first use: most calls never log, and this runs on every call.
+    let log: Logger | undefined;
+    const session = this;
+    const context: RequestContext = {
       signal,
-      log: createLogger(this.host.stderr, this.requestSink(extra)),
+      get log() {
+        log ??= createLogger(session.host.stderr, session.requestSink(extra));
+        return log;
+      },
       client: this.clientInfo(),
-      ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
     };
+    if (extra.sessionId) context.sessionId = extra.sessionId;
+    return context;
   }
 
+  /**
+   * The signal of one request. The SDK aborts it when the client cancels the request and when the connection closes,
+   * which both session close and server shutdown cause; combining signals per call (AbortSignal.any) cost more than
+   * all the rest of the kit's per-call work.
+   */
   private signalFor(extra: Extra): AbortSignal {
-    return AbortSignal.any([extra.signal, this.host.signal, this.closing.signal]);
+    return extra.signal;
   }
 
   private toolContext(extra: Extra, signal: AbortSignal): ToolContext {
     const progressToken = extra._meta?.progressToken;
-    return {
-      ...this.requestContext(extra, signal),
-      progress: async (done, total, message) => {
+    return Object.assign(this.requestContext(extra, signal), {
+      progress: async (done: number, total?: number, message?: string) => {
         if (progressToken === undefined) return;
         await extra.sendNotification({
           method: 'notifications/progress',
@@ -219,12 +243,12 @@ export class Session {
         return { action: 'accept', content: parsed.data };
       },
       roots: () => this.roots(),
-    };
+    });
   }
 
   private async callTool(registered: RegisteredTool, args: unknown, extra: Extra): Promise<CallToolResult> {
     const { definition } = registered;
-    const parsed = await registered.input.safeParseAsync(args ?? {});
+    const parsed = parseArguments(registered.input, args ?? {}) ?? (await registered.input.safeParseAsync(args ?? {}));
     if (!parsed.success) {
       return errorResult(`Invalid arguments for tool "${definition.name}": ${describeIssues(parsed.error)}.`);
     }

@@ -1,7 +1,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { KitServer } from '../create-server.js';
 import { isAllowedHost, isAllowedOrigin, isLoopbackHost } from './request-guards.js';
@@ -84,6 +84,9 @@ function tokenMatches(header: string | undefined, token: string): boolean {
  * optionally requires a bearer token (401), caps request bodies (413), and bounds sessions by count and idle time.
  */
 export async function serveHttp(server: KitServer, options: HttpOptions = {}): Promise<HttpListening> {
+  // Loaded here rather than at the top: the HTTP transport and its web-stream adapters weigh on the start-up time of
+  // every stdio server, which never needs them.
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import * as kit from './index.js';
+import * as testing from './testing/index.js';
+
+// Servers in this repository and outside it build on these names: removing or renaming one is a breaking change.
+describe('public surface', () => {
+  it('exports exactly these runtime names', () => {
+    expect(Object.keys(kit).sort()).toEqual([
+      'KitError',
+      'ToolError',
+      'UsageError',
+      'applyBudget',
+      'audio',
+      'budgetText',
+      'combine',
+      'createServer',
+      'cutAtBoundary',
+      'decodeCursor',
+      'defaultBudget',
+      'definePrompt',
+      'defineResource',
+      'defineTool',
+      'embeddedResource',
+      'encodeCursor',
+      'errorResult',
+      'helpText',
+      'image',
+      'json',
+      'paginate',
+      'parseHttpAddress',
+      'parseServerCommand',
+      'resourceLink',
+      'runServerCommand',
+      'serveHttp',
+      'serveStdio',
+      'startServer',
+      'text',
+      'truncationNote',
+    ]);
+    expect(Object.keys(testing).sort()).toEqual(['connectTestClient', 'resultText', 'spawnTestClient']);
+  });
+});
