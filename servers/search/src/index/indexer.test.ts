@@ -81,6 +81,12 @@ describe('Indexer', () => {
   });
 
   it('stops at the next batch when cancelled and keeps what it committed', async () => {
+    await index.close();
+    index = new LocalIndex({
+      directories: [directory],
+      indexFile: join(directory, '.index', 'index.sqlite'),
+      batchFiles: 100,
+    });
     for (let file = 0; file < 600; file++) await writeFile(join(directory, `bulk-${file}.md`), `bulk file ${file}\n`);
     const controller = new AbortController();
     const refresh = index.indexer.refresh(index.directories.roots[0] as string, {

@@ -71,11 +71,18 @@ export function searchIndex(
   type Row = { rowid: number; path: string; title: string; line: number; rank: number };
   const rows: Row[] = [];
   try {
-    const ranked = connection.prepare(
-      `SELECT p.rowid AS rowid, d.path AS path, d.title AS title, p.line AS line, p.rank AS rank
-       FROM passages p JOIN documents d ON d.id = p.rowid / ${passagesPerDocument}
-       WHERE passages MATCH ? ORDER BY p.rank${matchesGlob ? '' : ' LIMIT ?'}`,
-    );
+    // Without a glob, FTS5 ranks and cuts on its own and only the kept rows meet the documents table.
+    const ranked = matchesGlob
+      ? connection.prepare(
+          `SELECT p.rowid AS rowid, d.path AS path, d.title AS title, p.line AS line, p.rank AS rank
+           FROM passages p JOIN documents d ON d.id = p.rowid / ${passagesPerDocument}
+           WHERE passages MATCH ? ORDER BY p.rank`,
+        )
+      : connection.prepare(
+          `SELECT p.rowid AS rowid, d.path AS path, d.title AS title, p.line AS line, p.rank AS rank
+           FROM (SELECT rowid, line, rank FROM passages WHERE passages MATCH ? ORDER BY rank LIMIT ?) p
+           JOIN documents d ON d.id = p.rowid / ${passagesPerDocument} ORDER BY p.rank`,
+        );
     const iterator = (matchesGlob ? ranked.iterate(expression) : ranked.iterate(expression, wanted)) as Iterable<Row>;
     for (const row of iterator) {
       if (matchesGlob && !request.roots.some((root) => matchesGlob(relativeTo(root, row.path)))) continue;

@@ -1,0 +1,129 @@
+// The search benchmark: index build, unchanged re-index and query latency through MCP, next to a ripgrep scan.
+// Usage: node bench/search/run.mjs [--files N] [--iterations N]   (build first: npx turbo run build)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawnTestClient } from '@mcpkit/server-kit/testing';
+import { generateCorpus, plantedTerms } from './generate-corpus.mjs';
+
+const { values } = parseArgs({ options: { files: { type: 'string' }, iterations: { type: 'string' } } });
+const files = Number(values.files ?? 100_000);
+const iterations = Number(values.iterations ?? 30);
+const data = join(import.meta.dirname, '..', '.data');
+const corpus = join(data, 'search-corpus');
+const indexFile = join(data, 'search-index.sqlite');
+const bin = join(import.meta.dirname, '..', '..', 'servers', 'search', 'bin', 'mcpkit-search.js');
+
+function ensureRipgrep() {
+  if (spawnSync('rg', ['--version']).status === 0) return true;
+  console.error('ripgrep is missing; installing it with apt-get (Debian package "ripgrep")');
+  const install = spawnSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq ripgrep'], { stdio: 'inherit' });
+  return install.status === 0 && spawnSync('rg', ['--version']).status === 0;
+}
+
+async function ensureCorpus() {
+  const marker = join(data, 'search-corpus.json');
+  if (existsSync(marker) && JSON.parse(readFileSync(marker, 'utf8')).files === files) {
+    return JSON.parse(readFileSync(marker, 'utf8'));
+  }
+  console.error(`Generating ${files} files in ${corpus} ...`);
+  const result = await generateCorpus({ files, out: corpus });
+  writeFileSync(marker, JSON.stringify(result));
+  return result;
+}
+
+function indexOnce() {
+  const output = execFileSync(process.execPath, [join(import.meta.dirname, 'index-child.mjs'), indexFile, corpus], {
+    encoding: 'utf8',
+    maxBuffer: 1024 * 1024,
+  });
+  return JSON.parse(output.trim().split('\n').at(-1));
+}
+
+const percentile = (sorted, fraction) => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
+const summarize = (times) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { median: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
+};
+
+async function main() {
+  const haveRipgrep = ensureRipgrep();
+  const generated = await ensureCorpus();
+  for (const suffix of ['', '-wal', '-shm']) rmSync(indexFile + suffix, { force: true });
+
+  console.error('Building the index ...');
+  const build = indexOnce();
+  console.error(`  ${(build.ms / 1000).toFixed(1)} s, peak RSS ${build.maxRssMb.toFixed(0)} MB`);
+  const reindex = indexOnce();
+  console.error(`  unchanged re-index ${(reindex.ms / 1000).toFixed(2)} s`);
+  const indexBytes = ['', '-wal'].reduce((sum, suffix) => {
+    try {
+      return sum + readFileSync(indexFile + suffix).byteLength;
+    } catch {
+      return sum;
+    }
+  }, 0);
+
+  const queries = [...plantedTerms.map(({ term }) => term), 'lighthouse quartermaster'];
+  const client = await spawnTestClient({
+    command: process.execPath,
+    args: [bin, '--index-file', indexFile, '--no-watch', '--log-level', 'error', corpus],
+  });
+  // The server checks the directory at start; measure once that pass is over.
+  for (;;) {
+    const status = await client.callTool('index_status');
+    if (status.structuredContent?.ready) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const mcp = {};
+  for (const query of queries) {
+    const times = [];
+    for (let run = 0; run < iterations + 3; run++) {
+      const started = performance.now();
+      const result = await client.callTool('search', { query, limit: 10 });
+      const elapsed = performance.now() - started;
+      if (result.isError) throw new Error(`search ${query} failed: ${JSON.stringify(result.content)}`);
+      if (run >= 3) times.push(elapsed);
+    }
+    mcp[query] = summarize(times);
+  }
+  await client.close();
+
+  const ripgrep = {};
+  if (haveRipgrep) {
+    for (const query of queries) {
+      const times = [];
+      for (let run = 0; run < 6; run++) {
+        const started = performance.now();
+        // Same question as the MCP search: which files mention the term (any word of the query), case-insensitively.
+        const patterns = query.split(' ').flatMap((word) => ['-e', word]);
+        spawnSync('rg', ['-i', '-l', '--fixed-strings', ...patterns, corpus], { stdio: 'ignore' });
+        if (run > 0) times.push(performance.now() - started);
+      }
+      ripgrep[query] = summarize(times);
+    }
+  }
+
+  const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  const rows = [
+    `Corpus: ${generated.files.toLocaleString('en-US')} files, ${mb(generated.bytes)} of text; index file ${mb(indexBytes)}; ${iterations} queries each.`,
+    '',
+    '| measure | mcpkit-search | ripgrep scan | ratio (rg / mcpkit) |',
+    '|---|---:|---:|---:|',
+    `| full index build | ${(build.ms / 1000).toFixed(1)} s (peak RSS ${build.maxRssMb.toFixed(0)} MB) | | |`,
+    `| unchanged re-index | ${(reindex.ms / 1000).toFixed(2)} s | | |`,
+  ];
+  for (const query of queries) {
+    const ours = mcp[query];
+    const theirs = ripgrep[query];
+    rows.push(
+      `| query \`${query}\` median (p95) | ${ours.median.toFixed(1)} ms (${ours.p95.toFixed(1)} ms) | ${theirs ? `${theirs.median.toFixed(0)} ms (${theirs.p95.toFixed(0)} ms)` : 'n/a'} | ${theirs ? `${(theirs.median / ours.median).toFixed(0)}x` : 'n/a'} |`,
+    );
+  }
+  const table = rows.join('\n');
+  console.log(table);
+  writeFileSync(join(data, 'search-results.md'), `${table}\n`);
+}
+
+await main();
