@@ -20,6 +20,9 @@ describe('connecting stdio servers', () => {
     expect(host.failures.find((failure) => failure.server === 'stuck')?.message).toMatch(/initialize within 1500 ms/);
     expect(host.connections.map((connection) => connection.name)).toEqual(['alpha', 'broken', 'stuck']);
     expect(log.lines).toContain('[broken] fatal: cannot open database');
+    expect(host.failures.find((failure) => failure.server === 'broken')?.message).toMatch(
+      /the process exited with code 1 before answering initialize/,
+    );
     expect(textOf(await host.callTool('alpha__echo', { text: 'hi' }))).toBe('alpha: hi');
     const refused = await host.call('stuck', 'echo', { text: 'hi' });
     expect(refused.isError).toBe(true);

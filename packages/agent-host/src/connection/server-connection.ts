@@ -143,6 +143,9 @@ export class ServerConnection {
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
         throw new Error(`no answer to initialize within ${this.config.startupTimeoutMs} ms`);
       }
+      if (transport instanceof GroupStdioTransport && transport.exitDescription) {
+        throw new Error(`the process ${transport.exitDescription} before answering initialize`);
+      }
       throw error;
     }
     return { client, transport };

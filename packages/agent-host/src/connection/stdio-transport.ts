@@ -33,6 +33,8 @@ export class GroupStdioTransport implements Transport {
   private closed = false;
   /** How many stdout lines were skipped as not JSON-RPC. */
   garbageLines = 0;
+  /** How the process ended (`exited with code 1`, `was killed by SIGKILL`), once it has. */
+  exitDescription: string | undefined;
 
   constructor(private readonly options: StdioTransportOptions) {}
 
@@ -60,7 +62,10 @@ export class GroupStdioTransport implements Transport {
         trackGroup(child);
         resolve();
       });
-      child.once('exit', () => this.finish());
+      child.once('exit', (code, signal) => {
+        this.exitDescription = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.finish();
+      });
       child.stdin?.on('error', (error) => this.onerror?.(error));
 
       const stdout = createInterface({ input: child.stdout!, crlfDelay: Number.POSITIVE_INFINITY });

@@ -1,0 +1,112 @@
+import { parseArgs } from 'node:util';
+import { HostError } from '../errors.js';
+import type { SamplingPolicy } from '../loop/sampling.js';
+
+/** The options every command takes, parsed. */
+export interface CommonOptions {
+  config?: string;
+  model?: string;
+  json: boolean;
+  quiet: boolean;
+  maxSteps?: number;
+  timeoutMs?: number;
+  system?: string;
+  sampling?: SamplingPolicy;
+  roots: string[];
+}
+
+/** A parsed command line. */
+export interface ParsedCommand {
+  command: string;
+  positionals: string[];
+  options: CommonOptions;
+  help: boolean;
+  version: boolean;
+}
+
+const options = {
+  config: { type: 'string', short: 'c' },
+  model: { type: 'string', short: 'm' },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  'max-steps': { type: 'string' },
+  timeout: { type: 'string' },
+  system: { type: 'string' },
+  sampling: { type: 'string' },
+  root: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+/** The `--help` text. */
+export const usage = `mcpkit-host: connect MCP servers from a config and run an agent over them.
+
+Usage:
+  mcpkit-host run "QUESTION"          answer on stdout, a trace of tool calls on stderr
+  mcpkit-host chat                    an interactive chat (/tools, /prompts, /prompt, /resources, /attach, /exit)
+  mcpkit-host tools                   list the connected servers' tools, grouped by server
+  mcpkit-host call SERVER TOOL [JSON] call a tool directly, without a model
+  mcpkit-host conformance-client URL  the client side of the official MCP conformance suite
+
+Options:
+  -c, --config FILE        config with "mcpServers" or "servers" (default ./mcp.json, then .vscode/mcp.json,
+                           then Claude Desktop's)
+  -m, --model PROVIDER:MODEL  openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, ollama:llama3.1,
+                           scripted:FILE.json (default: MCPKIT_MODEL, else whichever API key is set)
+      --json               print JSON: the whole transcript for run, the raw result for call, the list for tools
+  -q, --quiet              no trace and no server logs on stderr
+      --max-steps N        most tool-calling turns per question (default 10)
+      --timeout MS         time limit of each tool call (default: the config's, else 60000)
+      --system TEXT        instructions for the model
+      --sampling POLICY    whether servers may use the model: allow, ask, deny (default ask; ask declines when
+                           no one is at the terminal)
+      --root DIR           a root directory offered to servers (repeatable; default the working directory)
+  -h, --help               show this help
+  -v, --version            show the version
+
+Environment:
+  OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OLLAMA_HOST, MCPKIT_MODEL
+`;
+
+function positiveInteger(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) {
+    throw new HostError('USAGE', `--${name} takes a positive whole number; got ${JSON.stringify(value)}.`);
+  }
+  return number;
+}
+
+/** Parses the command line with node:util parseArgs; a bad flag or value is a USAGE HostError. */
+export function parseCommandLine(argv: string[]): ParsedCommand {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new HostError('USAGE', error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const sampling = values.sampling;
+  if (sampling !== undefined && !['allow', 'ask', 'deny'].includes(sampling)) {
+    throw new HostError('USAGE', `--sampling takes allow, ask or deny; got ${JSON.stringify(sampling)}.`);
+  }
+  const maxSteps = positiveInteger('max-steps', values['max-steps']);
+  const timeoutMs = positiveInteger('timeout', values.timeout);
+  return {
+    command: positionals[0] ?? '',
+    positionals: positionals.slice(1),
+    help: values.help ?? false,
+    version: values.version ?? false,
+    options: {
+      json: values.json ?? false,
+      quiet: values.quiet ?? false,
+      roots: values.root ?? [],
+      ...(values.config !== undefined ? { config: values.config } : {}),
+      ...(values.model !== undefined ? { model: values.model } : {}),
+      ...(maxSteps !== undefined ? { maxSteps } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(values.system !== undefined ? { system: values.system } : {}),
+      ...(sampling !== undefined ? { sampling: sampling as SamplingPolicy } : {}),
+    },
+  };
+}

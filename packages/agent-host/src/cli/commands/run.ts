@@ -1,0 +1,55 @@
+import { HostError } from '../../errors.js';
+import { createAgent } from '../../loop/agent.js';
+import type { ParsedCommand } from '../arguments.js';
+import { writeError, writeOut } from '../output.js';
+import { openSession } from '../session.js';
+import { traceListener } from '../trace.js';
+
+/** `run "question"`: the answer on stdout, a trace on stderr, or the whole transcript with `--json`. */
+export async function runCommand(parsed: ParsedCommand): Promise<number> {
+  const question = parsed.positionals.join(' ').trim();
+  if (!question) throw new HostError('USAGE', 'run needs a question, e.g. mcpkit-host run "What is in notes.txt?"');
+  const { options } = parsed;
+  const session = await openSession(options, { model: 'required' });
+  const controller = new AbortController();
+  // The first Ctrl-C cancels the run (servers are told); a second one leaves at once.
+  const interrupt = () => {
+    if (controller.signal.aborted) process.exit(130);
+    writeError('cancelling…\n');
+    controller.abort();
+  };
+  process.on('SIGINT', interrupt);
+  try {
+    const agent = createAgent({
+      host: session.host,
+      model: session.model!,
+      ...(options.system ? { system: options.system } : {}),
+      ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+    });
+    if (!options.quiet && !options.json) agent.subscribe(traceListener(writeError));
+    const result = await agent.run(question, { signal: controller.signal });
+    if (options.json) {
+      const { host } = session;
+      writeOut(
+        `${JSON.stringify(
+          {
+            answer: result.answer,
+            stoppedBy: result.stoppedBy,
+            steps: result.steps,
+            usage: result.usage,
+            failures: host.failures,
+            messages: result.messages,
+          },
+          null,
+          2,
+        )}\n`,
+      );
+    } else if (result.stoppedBy !== 'cancelled') {
+      writeOut(`${result.answer}\n`);
+    }
+    return result.stoppedBy === 'cancelled' ? 130 : 0;
+  } finally {
+    process.off('SIGINT', interrupt);
+    await session.close();
+  }
+}

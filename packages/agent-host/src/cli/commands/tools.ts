@@ -1,0 +1,40 @@
+import type { ParsedCommand } from '../arguments.js';
+import { writeOut } from '../output.js';
+import { openSession } from '../session.js';
+
+/** `tools`: every connected server with its state and tools (model-facing name and description). */
+export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
+  const session = await openSession(parsed.options, { model: 'optional' });
+  try {
+    const { host } = session;
+    const servers = host.connections.map((connection) => ({
+      server: connection.name,
+      state: connection.state,
+      ...(connection.error ? { error: connection.error } : {}),
+      tools: host.registry
+        .list()
+        .filter((entry) => entry.server === connection.name)
+        .map((entry) => ({ name: entry.modelName, tool: entry.tool, description: entry.definition.description ?? '' })),
+    }));
+    if (parsed.options.json) {
+      writeOut(`${JSON.stringify(servers, null, 2)}\n`);
+      return host.failures.length > 0 ? 1 : 0;
+    }
+    const lines: string[] = [];
+    for (const server of servers) {
+      const count = `${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`;
+      lines.push(`${server.server} (${server.state}${server.error ? `: ${server.error}` : `, ${count}`})`);
+      const width = Math.max(0, ...server.tools.map((tool) => tool.name.length)) + 2;
+      for (const tool of server.tools) {
+        const description = tool.description.split('\n')[0] ?? '';
+        lines.push(
+          `  ${tool.name.padEnd(width)}${description.length > 100 ? `${description.slice(0, 99)}…` : description}`,
+        );
+      }
+    }
+    writeOut(`${lines.join('\n')}\n`);
+    return host.failures.length > 0 ? 1 : 0;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,77 @@
+import type { ConfigInput } from '../config/parse-config.js';
+import type { ElicitationAnswer, ElicitationRequest, SamplingRequest } from '../connection/client-requests.js';
+import type { LineReader } from './line-reader.js';
+import { writeError } from './output.js';
+
+type FieldValue = string | number | boolean | string[];
+
+/** Reads one form field from the user; undefined when left empty. Throws on a value of the wrong type. */
+function convert(raw: string, field: Record<string, unknown>): FieldValue | undefined {
+  if (raw === '') return undefined;
+  const type = field.type;
+  if (type === 'number' || type === 'integer') {
+    const number = Number(raw);
+    if (!Number.isFinite(number) || (type === 'integer' && !Number.isInteger(number))) {
+      throw new Error(`expected ${type === 'integer' ? 'a whole number' : 'a number'}`);
+    }
+    return number;
+  }
+  if (type === 'boolean') {
+    if (/^(y|yes|true)$/i.test(raw)) return true;
+    if (/^(n|no|false)$/i.test(raw)) return false;
+    throw new Error('expected yes or no');
+  }
+  if (type === 'array') return raw.split(',').map((item) => item.trim());
+  const choices = Array.isArray(field.enum) ? field.enum.map(String) : undefined;
+  if (choices && !choices.includes(raw)) throw new Error(`expected one of ${choices.join(', ')}`);
+  return raw;
+}
+
+/** Asks the user to fill in a server's form, field by field; an empty answer to "Send?" declines. */
+export async function askForm(prompt: LineReader, request: ElicitationRequest): Promise<ElicitationAnswer> {
+  writeError(`\n[${request.server}] asks: ${request.message}\n`);
+  const content: Record<string, FieldValue> = {};
+  const required = new Set(request.schema.required ?? []);
+  try {
+    for (const [name, field] of Object.entries(request.schema.properties ?? {})) {
+      const label = String(field.title ?? name);
+      const hints = [
+        String(field.type ?? 'string'),
+        ...(Array.isArray(field.enum) ? [`one of ${field.enum.join('/')}`] : []),
+        ...(required.has(name) ? ['required'] : []),
+      ];
+      for (;;) {
+        const raw = (await prompt.question(`  ${label} (${hints.join(', ')}): `)).trim();
+        try {
+          const value = convert(raw, field);
+          if (value === undefined && required.has(name)) throw new Error('a value is required');
+          if (value !== undefined) content[name] = value;
+          break;
+        } catch (error) {
+          writeError(`  ${error instanceof Error ? error.message : String(error)}\n`);
+        }
+      }
+    }
+    const send = (await prompt.question('  Send this answer? [Y/n] ')).trim();
+    return /^n/i.test(send) ? { action: 'decline' } : { action: 'accept', content };
+  } catch {
+    // The prompt was closed (Ctrl-D): the user walked away from the form.
+    return { action: 'cancel' };
+  }
+}
+
+/** Asks whether a server may use the host's model for a completion. */
+export async function confirmSampling(prompt: LineReader, request: SamplingRequest): Promise<boolean> {
+  const preview = request.messages.at(-1)?.text.slice(0, 200) ?? '';
+  writeError(`\n[${request.server}] wants to use the model (up to ${request.maxTokens} tokens): ${preview}\n`);
+  const answer = (await prompt.question('  Allow? [y/N] ').catch(() => '')).trim();
+  return /^y/i.test(answer);
+}
+
+/** Asks for the value of a VS Code input the config uses. */
+export async function askInput(prompt: LineReader, input: ConfigInput): Promise<string | undefined> {
+  const answer = await prompt.question(
+    `${input.description ?? input.id}${input.password ? ' (shown as typed)' : ''}: `,
+  );
+  return answer === '' ? input.default : answer;
+}

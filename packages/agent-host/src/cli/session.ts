@@ -1,0 +1,67 @@
+import { findConfigFile, loadConfigFile } from '../config/load-config.js';
+import { connectHost, type Host } from '../host.js';
+import { samplingHandler } from '../loop/sampling.js';
+import type { Model } from '../models/model.js';
+import { selectModel } from '../models/select-model.js';
+import type { CommonOptions } from './arguments.js';
+import { askForm, askInput, confirmSampling } from './interactive.js';
+import type { LineReader } from './line-reader.js';
+import { writeError } from './output.js';
+
+/** What a command works with: the connected host and, when it needs one, the model. */
+export interface Session {
+  host: Host;
+  model: Model | undefined;
+  close(): Promise<void>;
+}
+
+/** How a command wants its session. */
+export interface SessionNeeds {
+  /** Whether the command fails without a model (run, chat) or only loses sampling (tools, call). */
+  model: 'required' | 'optional';
+  /** The line editor when a person can answer questions (chat); absent means decline what needs a person. */
+  prompt?: LineReader;
+}
+
+/** Loads the config, selects the model, connects every server, and reports servers that failed. */
+export async function openSession(options: CommonOptions, needs: SessionNeeds): Promise<Session> {
+  const file = findConfigFile(options.config);
+  const prompt = needs.prompt;
+  const config = await loadConfigFile(file, prompt ? { resolveInput: (input) => askInput(prompt, input) } : {});
+  if (options.timeoutMs !== undefined) {
+    for (const server of config.servers) server.callTimeoutMs = options.timeoutMs;
+  }
+  const selected =
+    needs.model === 'required' || options.model !== undefined
+      ? await selectModel(options.model)
+      : await selectModel(undefined).catch(() => undefined);
+  const model = selected?.model;
+  const policy = options.sampling ?? 'ask';
+  try {
+    const host = await connectHost(config, {
+      log: options.quiet ? () => {} : (server, line) => writeError(`[${server}] ${line}\n`),
+      ...(options.roots.length > 0 ? { roots: options.roots } : {}),
+      ...(model
+        ? {
+            sample: samplingHandler({
+              policy,
+              model,
+              ...(prompt ? { confirm: (request) => confirmSampling(prompt, request) } : {}),
+            }),
+          }
+        : {}),
+      ...(prompt ? { elicit: (request) => askForm(prompt, request) } : {}),
+    });
+    return {
+      host,
+      model,
+      close: async () => {
+        await host.close();
+        await selected?.close();
+      },
+    };
+  } catch (error) {
+    await selected?.close();
+    throw error;
+  }
+}

@@ -1,0 +1,169 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { fixturePath } from './helpers.js';
+
+const bin = fileURLToPath(new URL('../bin/mcpkit-host.js', import.meta.url));
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built command line in a directory, with no model variables unless given. */
+function cli(args: string[], options: { cwd: string; input?: string; env?: Record<string, string> }): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const environment: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+    for (const name of [
+      'OPENAI_API_KEY',
+      'ANTHROPIC_API_KEY',
+      'OPENAI_BASE_URL',
+      'ANTHROPIC_BASE_URL',
+      'MCPKIT_MODEL',
+    ]) {
+      if (!options.env?.[name]) delete environment[name];
+    }
+    const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd, env: environment });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+function workspace(config: unknown, script?: unknown, file = 'mcp.json'): string {
+  const directory = mkdtempSync(join(tmpdir(), 'mcpkit-host-cli-'));
+  mkdirSync(join(directory, '.vscode'), { recursive: true });
+  writeFileSync(join(directory, file), JSON.stringify(config));
+  if (script) writeFileSync(join(directory, 'script.json'), JSON.stringify(script));
+  return directory;
+}
+
+const echoServer = (name: string) => ({ command: process.execPath, args: [fixturePath('echo-server.mjs'), name] });
+const twoServers = { mcpServers: { alpha: echoServer('alpha'), beta: echoServer('beta') } };
+const script = {
+  steps: [
+    {
+      text: 'Asking both.',
+      toolCalls: [
+        { name: 'alpha__echo', arguments: { text: 'one' } },
+        { name: 'beta__echo', arguments: { text: 'two' } },
+      ],
+    },
+    { text: 'They said: {{tool_results}}' },
+  ],
+};
+
+describe('mcpkit-host', () => {
+  it('run: the answer on stdout, a trace of tool calls on stderr', async () => {
+    const cwd = workspace(twoServers, script);
+    const result = await cli(['run', '--model', 'scripted:script.json', 'Ask both servers.'], { cwd });
+    expect(result.stderr).toContain('→ alpha.echo {"text":"one"}');
+    expect(result.stderr).toMatch(/✓ beta\.echo \(\d+ ms\) beta: two/);
+    expect(result.stderr).toMatch(/done in 2 steps/);
+    expect(result.stdout).toBe('They said: alpha: one\nbeta: two\n');
+    expect(result.code).toBe(0);
+  });
+
+  it('run --json prints the whole transcript, with the Anthropic wire format', async () => {
+    const cwd = workspace(twoServers, { ...script, provider: 'anthropic' });
+    const result = await cli(['run', '--json', '-m', 'scripted:script.json', 'Ask both servers.'], { cwd });
+    expect(result.code).toBe(0);
+    const transcript = JSON.parse(result.stdout);
+    expect(transcript).toMatchObject({ answer: 'They said: alpha: one\nbeta: two', stoppedBy: 'answer', steps: 2 });
+    expect(transcript.messages.map((message: { role: string }) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+  });
+
+  it('tools: lists tools grouped by server, and a VS Code config is found by default', async () => {
+    const cwd = workspace(
+      { servers: { gamma: { type: 'stdio', ...echoServer('gamma') } } },
+      undefined,
+      join('.vscode', 'mcp.json'),
+    );
+    const result = await cli(['tools'], { cwd });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^gamma \(ready, \d+ tools\)\n {2}gamma__echo +Returns the text it is given\./);
+  });
+
+  it('tools: a server that fails to start is listed as failed, the others still listed, exit code 1', async () => {
+    const cwd = workspace({
+      mcpServers: {
+        alpha: echoServer('alpha'),
+        broken: { command: process.execPath, args: [fixturePath('crashing-server.mjs')] },
+      },
+    });
+    const result = await cli(['tools', '--json'], { cwd });
+    expect(result.code).toBe(1);
+    const servers = JSON.parse(result.stdout);
+    expect(servers[0]).toMatchObject({ server: 'alpha', state: 'ready' });
+    expect(servers[1]).toMatchObject({
+      server: 'broken',
+      state: 'failed',
+      error: expect.stringContaining('exited with code 1'),
+    });
+    expect(result.stderr).toContain('[broken] fatal: cannot open database');
+  });
+
+  it('call: calls a tool without a model; an error result exits 1, bad JSON exits 2', async () => {
+    const cwd = workspace(twoServers);
+    const ok = await cli(['call', 'beta', 'echo', '{"text":"direct"}'], { cwd });
+    expect(ok).toMatchObject({ code: 0, stdout: 'beta: direct\n' });
+    const failed = await cli(['call', 'beta', 'fail'], { cwd });
+    expect(failed).toMatchObject({ code: 1, stdout: 'This tool always fails.\n' });
+    const bad = await cli(['call', 'beta', 'echo', '{text:'], { cwd });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/must be a JSON object/);
+    const unknown = await cli(['call', 'nope', 'echo'], { cwd });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/There is no server "nope" \(connected: alpha, beta\)/);
+  });
+
+  it('says how to configure a model when none is, and names file, server and field of a bad config', async () => {
+    const cwd = workspace(twoServers);
+    const noModel = await cli(['run', 'hello'], { cwd });
+    expect(noModel.code).toBe(1);
+    expect(noModel.stderr).toMatch(/No model configured\. Pass --model openai:MODEL/);
+    const badConfig = workspace({ mcpServers: { db: { command: 'x', args: 'oops' } } });
+    const bad = await cli(['tools'], { cwd: badConfig });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/mcp\.json: server "db": field "args": /);
+    const missing = await cli(['tools', '--config', 'nope.json'], { cwd });
+    expect(missing.stderr).toMatch(/Config file .*nope\.json does not exist/);
+  });
+
+  it('refuses a bad flag or command with exit code 2', async () => {
+    const cwd = workspace(twoServers);
+    expect((await cli(['--bogus'], { cwd })).code).toBe(2);
+    expect((await cli(['frobnicate'], { cwd })).code).toBe(2);
+    expect((await cli(['run', '--max-steps', 'zero', 'x'], { cwd })).stderr).toMatch(/--max-steps takes a positive/);
+    expect((await cli(['--help'], { cwd })).stdout).toMatch(/^mcpkit-host: connect MCP servers/);
+  });
+
+  it('chat: answers each line and runs slash commands', async () => {
+    const cwd = workspace(twoServers, { steps: [{ text: 'Hello there.' }, { text: 'Second answer.' }] });
+    const result = await cli(['chat', '-m', 'scripted:script.json', '-q'], {
+      cwd,
+      input: 'hi\n/tools\nagain\n/exit\n',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Hello there.\n');
+    expect(result.stdout).toContain('alpha__echo  Returns the text it is given.');
+    expect(result.stdout).toContain('Second answer.\n');
+  });
+});
