@@ -1,0 +1,108 @@
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer, defineTool, serveHttp } from '@mcpkit/server-kit';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ServerConfig } from '../src/config/server-config.js';
+import { connectHost } from '../src/host.js';
+import { collectLog, textOf } from './helpers.js';
+
+function echoServer(name: string) {
+  return createServer({
+    name,
+    version: '1.0.0',
+    logLevel: 'emergency',
+    tools: [
+      defineTool({
+        name: 'echo',
+        description: 'Echoes.',
+        input: z.object({ text: z.string() }),
+        handler: ({ text }) => `${name}: ${text}`,
+      }),
+    ],
+  });
+}
+
+function httpServer(name: string, url: string, headers: Record<string, string> = {}): ServerConfig {
+  return {
+    name,
+    transport: { kind: 'http', url, headers, mode: 'auto' },
+    tools: {},
+    callTimeoutMs: 10_000,
+    startupTimeoutMs: 10_000,
+    disabled: false,
+  };
+}
+
+/** An old-style server: GET /sse opens the event stream, POST /messages carries requests. */
+async function legacySseServer() {
+  const kit = echoServer('legacy');
+  const transports = new Map<string, SSEServerTransport>();
+  const seenHeaders: string[] = [];
+  const server = createHttpServer(async (request: IncomingMessage, response) => {
+    seenHeaders.push(String(request.headers['x-team'] ?? ''));
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (request.method === 'GET' && url.pathname === '/sse') {
+      const transport = new SSEServerTransport('/messages', response);
+      transports.set(transport.sessionId, transport);
+      await kit.connect(transport);
+    } else if (request.method === 'POST' && url.pathname === '/messages') {
+      await transports.get(url.searchParams.get('sessionId') ?? '')?.handlePostMessage(request, response);
+    } else {
+      response.writeHead(405).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sse`,
+    seenHeaders,
+    close: async () => {
+      await kit.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('connecting HTTP servers', () => {
+  it('speaks Streamable HTTP with custom headers (a bearer token here)', async () => {
+    const kit = echoServer('modern');
+    const listening = await serveHttp(kit, { port: 0, token: 'secret' });
+    try {
+      await using host = await connectHost(
+        {
+          servers: [
+            httpServer('modern', listening.url, { Authorization: 'Bearer secret' }),
+            httpServer('unauthorized', listening.url),
+          ],
+        },
+        { log: () => {} },
+      );
+      expect(textOf(await host.callTool('modern__echo', { text: 'over http' }))).toBe('modern: over http');
+      expect(host.failures.map((failure) => failure.server)).toEqual(['unauthorized']);
+      expect(host.failures[0]?.message).toMatch(/Unauthorized: a valid bearer token is required/);
+    } finally {
+      await listening.close();
+      await kit.close();
+    }
+  });
+
+  it('falls back to the legacy HTTP+SSE transport when the server is an old one, headers included', async () => {
+    const legacy = await legacySseServer();
+    const log = collectLog();
+    try {
+      await using host = await connectHost(
+        { servers: [httpServer('old', legacy.url, { 'X-Team': 'blue' })] },
+        { log: log.sink },
+      );
+      expect(host.failures).toEqual([]);
+      expect(textOf(await host.callTool('old__echo', { text: 'via sse' }))).toBe('legacy: via sse');
+      expect(log.lines).toContain('[old] connected with the legacy HTTP+SSE transport');
+      expect(legacy.seenHeaders.length).toBeGreaterThan(2);
+      expect(legacy.seenHeaders.every((header) => header === 'blue')).toBe(true);
+    } finally {
+      await legacy.close();
+    }
+  });
+});
