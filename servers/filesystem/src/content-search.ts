@@ -18,14 +18,16 @@ function escapeRegExp(text: string): string {
  * is linear in the input, so no pattern can hang the server; literals are searched as bytes without decoding.
  */
 export function contentMatcher(pattern: string, options: { literal: boolean; ignoreCase: boolean }): ContentMatcher {
-  if (options.literal && !options.ignoreCase) {
+  // A pattern without metacharacters means the same as a literal, and the byte search is several times faster.
+  const literal = options.literal || !/[\\^$.*+?()[\]{}|]/.test(pattern);
+  if (literal && !options.ignoreCase) {
     const needle = Buffer.from(pattern, 'utf8');
     return {
       mayMatch: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(needle) !== -1,
       matchesLine: (line) => line.includes(pattern),
     };
   }
-  if (options.literal) {
+  if (literal) {
     // An escaped literal cannot backtrack, so the built-in engine is safe here.
     const expression = new RegExp(escapeRegExp(pattern), 'i');
     const decoder = new TextDecoder();

@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type LineWindow, readLines } from './text-lines.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'mcpkit-lines-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+async function read(content: string | Buffer, window: Partial<LineWindow>) {
+  const file = join(directory, `f-${Math.random()}`);
+  writeFileSync(file, content);
+  const handle = await open(file, 'r');
+  try {
+    return await readLines(handle, { budget: 1_000_000, ...window });
+  } finally {
+    await handle.close();
+  }
+}
+
+describe('readLines', () => {
+  const fifty = Array.from({ length: 50 }, (_, index) => `line ${index + 1}`).join('\r\n');
+
+  it('reads head, ranges and tail, dropping CR and the BOM', async () => {
+    expect((await read(`\ufeff${fifty}`, { head: 2 })).text).toBe('line 1\nline 2');
+    expect((await read(fifty, { offset: 49 })).text).toBe('line 49\nline 50');
+    expect((await read(fifty, { tail: 3 })).text).toBe('line 48\nline 49\nline 50');
+    expect((await read('', {})).text).toBe('');
+  });
+
+  it('stops at the budget on a line end and says where to continue', async () => {
+    const result = await read(fifty, { budget: 30 });
+    expect(result).toMatchObject({ firstLine: 1, lastLine: 4, more: true, budgetCut: true });
+    expect(result.text).toBe('line 1\nline 2\nline 3\nline 4');
+  });
+
+  it('shows the start of a line longer than the budget', async () => {
+    const result = await read(`${'x'.repeat(200_000)}\nnext`, { budget: 100 });
+    expect(result.text).toBe('x'.repeat(100));
+    expect(result.more).toBe(true);
+    expect(result.lastLine).toBe(0);
+  });
+
+  it('decodes characters split across read chunks', async () => {
+    const text = `${'a'.repeat(65_535)}é tail`;
+    expect((await read(text, {})).text).toBe(text);
+  });
+
+  it('refuses binary content', async () => {
+    await expect(read(Buffer.from([1, 0, 2]), {})).rejects.toThrow(/binary/);
+  });
+});
