@@ -1,0 +1,207 @@
+import Database from 'better-sqlite3';
+import { checkStatement, StatementError, type StatementMode } from '../../statement-safety.js';
+import type {
+  CellValue,
+  ExecuteResult,
+  ExplainResult,
+  QueryRequest,
+  QueryResult,
+  StatementParameters,
+} from '../engine.js';
+import { bindable, toCell } from './cells.js';
+import { describeSqliteError } from './sqlite-errors.js';
+
+/** How a connection is opened and how much of a result it hands back. */
+export interface SqliteConnectionOptions {
+  file: string;
+  writable: boolean;
+  /** Characters of one text value before it is shortened. */
+  cellChars: number;
+  /** Characters of JSON the rows of one result may take. */
+  byteBudget: number;
+  /** Rows counted past the row cap to say how many there are, before saying "at least". */
+  countLimit: number;
+}
+
+/**
+ * One synchronous better-sqlite3 connection with the read-only rules applied: opened read-only unless writes are
+ * allowed, `query_only` on for every read, extension loading never enabled. It runs inside a worker process so
+ * the server can kill it at a query's deadline.
+ */
+export class SqliteConnection {
+  readonly db: Database.Database;
+  private readonly options: SqliteConnectionOptions;
+  private readonly queryOnly: Database.Statement;
+  private readonly queryWrites: Database.Statement | undefined;
+  private readonly lastChange: Database.Statement;
+
+  constructor(options: SqliteConnectionOptions) {
+    this.options = options;
+    this.db = new Database(options.file, { readonly: !options.writable, fileMustExist: true, timeout: 1000 });
+    this.db.pragma('foreign_keys = ON');
+    this.queryOnly = this.db.prepare('PRAGMA query_only = ON');
+    this.queryWrites = options.writable ? this.db.prepare('PRAGMA query_only = OFF') : undefined;
+    this.lastChange = this.db.prepare('SELECT changes() AS changes, last_insert_rowid() AS rowid').safeIntegers(true);
+    this.queryOnly.run();
+  }
+
+  /**
+   * Which occurrence of `fragment` SQLite's syntax error is about: the first one at which the statement, cut just
+   * after it, fails with the same error (SQLite knows the offset, but better-sqlite3 does not pass it on).
+   */
+  private locator(sql: string, message: string) {
+    return (fragment: string): number | undefined => {
+      let offset = sql.indexOf(fragment);
+      for (let tries = 0; offset !== -1 && tries < 50; tries += 1) {
+        try {
+          this.db.prepare(sql.slice(0, offset + fragment.length));
+        } catch (error) {
+          if (error instanceof Error && error.message === message) return offset;
+        }
+        offset = sql.indexOf(fragment, offset + 1);
+      }
+      return undefined;
+    };
+  }
+
+  private describe(error: unknown, sql: string): string {
+    const message = error instanceof Error ? error.message : String(error);
+    return describeSqliteError(error, sql, this.locator(sql, message));
+  }
+
+  private prepare(sql: string, mode: StatementMode): Database.Statement {
+    let statement: Database.Statement;
+    try {
+      statement = this.db.prepare(sql);
+    } catch (error) {
+      throw new StatementError(this.describe(error, sql));
+    }
+    checkStatement(sql, { readonly: statement.readonly, reader: statement.reader }, mode);
+    return statement;
+  }
+
+  /** Steps through rows until the row cap or the byte budget, then counts a bounded number more. */
+  private collect(statement: Database.Statement, params: StatementParameters | undefined, maxRows: number) {
+    const started = performance.now();
+    statement.safeIntegers(true).raw(true);
+    const columns = statement.columns().map((column) => column.name);
+    const rows: CellValue[][] = [];
+    let bytes = 0;
+    let shortenedCells = 0;
+    let truncated: QueryResult['truncated'];
+    let produced = 0;
+    let countedAll = true;
+    const iterator = statement.iterate(...bindable(params)) as IterableIterator<unknown[]>;
+    try {
+      for (const raw of iterator) {
+        produced += 1;
+        if (truncated) {
+          if (produced > maxRows + this.options.countLimit) {
+            countedAll = false;
+            break;
+          }
+          continue;
+        }
+        if (rows.length >= maxRows) {
+          truncated = 'row_cap';
+          continue;
+        }
+        const row = raw.map((value) => {
+          const { cell, shortened } = toCell(value, this.options.cellChars);
+          if (shortened) shortenedCells += 1;
+          return cell;
+        });
+        bytes += JSON.stringify(row).length + 1;
+        if (bytes > this.options.byteBudget && rows.length > 0) {
+          truncated = 'byte_budget';
+          continue;
+        }
+        rows.push(row);
+      }
+    } finally {
+      iterator.return?.();
+    }
+    const result: QueryResult = { columns, rows, shortenedCells, elapsedMs: performance.now() - started };
+    if (truncated) result.truncated = truncated;
+    if (countedAll) result.totalRows = produced;
+    else result.totalRowsAtLeast = produced - 1;
+    return result;
+  }
+
+  /** Runs one read statement under the read rules. */
+  query(request: QueryRequest): QueryResult {
+    this.queryOnly.run();
+    const statement = this.prepare(request.sql, 'read');
+    try {
+      return this.collect(statement, request.params, request.maxRows);
+    } catch (error) {
+      if (error instanceof StatementError) throw error;
+      throw new StatementError(this.describe(error, request.sql));
+    }
+  }
+
+  /** The query plan as an indented tree, from EXPLAIN QUERY PLAN (the statement is prepared, never run). */
+  explain(request: Omit<QueryRequest, 'maxRows'>): ExplainResult {
+    this.queryOnly.run();
+    // Check the statement on its own first: prefixing EXPLAIN keeps it one statement, and the rules see its own words.
+    const probe = this.prepareAny(request.sql);
+    this.prepare(request.sql, probe.readonly ? 'read' : 'write');
+    if (!probe.readonly && !this.options.writable) {
+      throw new StatementError(
+        'This statement would change the database; this server is read-only, so it is not explained either.',
+      );
+    }
+    let rows: { id: number; parent: number; detail: string }[];
+    try {
+      rows = this.db.prepare(`EXPLAIN QUERY PLAN ${request.sql}`).all(...bindable(request.params)) as typeof rows;
+    } catch (error) {
+      throw new StatementError(this.describe(error, request.sql));
+    }
+    const depth = new Map<number, number>([[0, -1]]);
+    const plan = rows.map((row) => {
+      const level = (depth.get(row.parent) ?? -1) + 1;
+      depth.set(row.id, level);
+      return `${'  '.repeat(level)}${row.detail}`;
+    });
+    return { plan };
+  }
+
+  private prepareAny(sql: string): Database.Statement {
+    try {
+      return this.db.prepare(sql);
+    } catch (error) {
+      throw new StatementError(this.describe(error, sql));
+    }
+  }
+
+  /** Runs one write statement (only on a writable connection); RETURNING rows come back capped like a query. */
+  execute(request: QueryRequest): ExecuteResult {
+    if (!this.queryWrites)
+      throw new StatementError('This server is read-only: start it with --allow-write to run writes.');
+    const started = performance.now();
+    const statement = this.prepare(request.sql, 'write');
+    this.queryWrites.run();
+    try {
+      let returned: QueryResult | undefined;
+      if (statement.reader) returned = this.collect(statement, request.params, request.maxRows);
+      else statement.run(...bindable(request.params));
+      const { changes, rowid } = this.lastChange.get() as { changes: bigint; rowid: bigint };
+      const lastInsertRowid = rowid <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(rowid) : rowid.toString();
+      const result: ExecuteResult = {
+        changes: Number(changes),
+        lastInsertRowid,
+        elapsedMs: performance.now() - started,
+      };
+      if (returned) result.returned = returned;
+      return result;
+    } catch (error) {
+      throw new StatementError(this.describe(error, request.sql));
+    } finally {
+      this.queryOnly.run();
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

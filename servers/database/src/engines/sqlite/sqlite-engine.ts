@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ToolError } from '@mcpkit/server-kit';
+import Database from 'better-sqlite3';
+import type {
+  DatabaseEngine,
+  ExecuteResult,
+  ExplainResult,
+  QueryRequest,
+  QueryResult,
+  TableDescription,
+  TableSummary,
+} from '../engine.js';
+import type { SqliteConnectionOptions } from './sqlite-connection.js';
+import { WorkerError, WorkerPool, WorkerProcess } from './worker-pool.js';
+
+/** How the SQLite engine opens its file and bounds its work. */
+export interface SqliteEngineOptions {
+  file: string;
+  /** Open the file for writing (the execute tool); otherwise read-only at the connection level. */
+  writable?: boolean;
+  /** Create an empty database when the file does not exist. */
+  create?: boolean;
+  /** Milliseconds a statement may run before its worker is killed. */
+  timeoutMs: number;
+  /** Characters of one text value before it is shortened (default 2,000). */
+  cellChars?: number;
+  /** Characters of JSON the rows of one result may take (default 60,000). */
+  byteBudget?: number;
+  /** Rows counted past the row cap before the count says "at least" (default 10,000). */
+  countLimit?: number;
+  /** Worker processes at most, so that a slow query never blocks the next call (default 3). */
+  workers?: number;
+}
+
+/**
+ * The compiled worker entry. Tests run the TypeScript sources, which a child process cannot load, so from
+ * `src/` the engine uses the built file in `dist/` (the test task builds first).
+ */
+function workerEntry(): string {
+  const here = fileURLToPath(new URL('./sqlite-process.js', import.meta.url));
+  if (existsSync(here)) return here;
+  return here.replace(/([\\/])src([\\/]engines[\\/]sqlite[\\/])/, '$1dist$2');
+}
+
+function stopped(reason: 'deadline' | 'cancel', timeoutMs: number): ToolError {
+  if (reason === 'cancel') return new ToolError('The statement was cancelled before it finished.');
+  return new ToolError(
+    `The statement was stopped at its time limit of ${timeoutMs.toLocaleString('en-US')} ms. Make it cheaper (a WHERE clause, a LIMIT, an index; explain_query shows the plan) or ask for a server with a longer --timeout-ms.`,
+  );
+}
+
+/** Opens a SQLite database behind the engine interface; fails with one clear sentence when it cannot. */
+export async function openSqliteEngine(options: SqliteEngineOptions): Promise<DatabaseEngine> {
+  const { file, timeoutMs } = options;
+  const writable = options.writable ?? false;
+  if (!existsSync(file)) {
+    if (!options.create) {
+      throw new Error(`The database file ${file} does not exist; pass --create to create an empty database there.`);
+    }
+    if (!existsSync(dirname(file))) throw new Error(`Cannot create ${file}: the directory does not exist.`);
+    new Database(file).close();
+  }
+  const connection: SqliteConnectionOptions = {
+    file,
+    writable,
+    cellChars: options.cellChars ?? 2000,
+    byteBudget: options.byteBudget ?? 60_000,
+    countLimit: options.countLimit ?? 10_000,
+  };
+  const entry = workerEntry();
+  const start = async () => {
+    const worker = new WorkerProcess(entry);
+    try {
+      await worker.request({ op: 'open', options: connection });
+    } catch (error) {
+      worker.kill();
+      throw new Error(`Cannot open the database ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return worker;
+  };
+  const pool = new WorkerPool(start, options.workers ?? 3);
+  pool.adopt(await start());
+  // A second worker, started in the background, answers the next call while a slow one runs.
+  pool.prewarm();
+
+  /** Runs one request on a worker, killing the worker at the deadline or on cancel. */
+  async function run(body: Parameters<WorkerProcess['request']>[0], signal: AbortSignal): Promise<unknown> {
+    const worker = await pool.acquire(signal);
+    let reason: 'deadline' | 'cancel' | undefined;
+    const stop = (why: 'deadline' | 'cancel') => {
+      if (reason) return;
+      reason = why;
+      pool.discard(worker);
+    };
+    const timer = setTimeout(() => stop('deadline'), timeoutMs);
+    const onAbort = () => stop('cancel');
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await worker.request(body);
+    } catch (error) {
+      if (reason) throw stopped(reason, timeoutMs);
+      if (error instanceof WorkerError && error.forModel) throw new ToolError(error.message);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      if (!reason) pool.release(worker);
+    }
+  }
+
+  return {
+    dialect: 'sqlite',
+    writable,
+    label: basename(file),
+    listTables: async (signal) => (await run({ op: 'list_tables' }, signal)) as TableSummary[],
+    describeTable: async (name, signal) =>
+      ((await run({ op: 'describe_table', name }, signal)) as TableDescription | null) ?? undefined,
+    schemaText: async (signal) => (await run({ op: 'schema' }, signal)) as string,
+    query: async (request: QueryRequest, signal) => (await run({ op: 'query', query: request }, signal)) as QueryResult,
+    explain: async (request, signal) => (await run({ op: 'explain', query: request }, signal)) as ExplainResult,
+    execute: async (request, signal) => {
+      if (!writable) throw new ToolError('This server is read-only: start it with --allow-write to run writes.');
+      return (await run({ op: 'execute', query: request }, signal)) as ExecuteResult;
+    },
+    close: async () => pool.close(),
+  };
+}

@@ -1,0 +1,49 @@
+// The entry point of a SQLite worker process. better-sqlite3 runs a query synchronously inside native code, where
+// neither a worker thread's terminate() nor any JavaScript timer can reach it; a process can always be killed, so
+// each query runs here and the server kills this process at the query's deadline (see ADR 0200).
+
+import { StatementError } from '../../statement-safety.js';
+import { describeTable, listTables, schemaText } from './sqlite-catalog.js';
+import { SqliteConnection, type SqliteConnectionOptions } from './sqlite-connection.js';
+import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
+
+let connection: SqliteConnection | undefined;
+
+function handle(request: WorkerRequest): unknown {
+  if (request.op === 'open') {
+    connection = new SqliteConnection(request.options as SqliteConnectionOptions);
+    return true;
+  }
+  if (!connection) throw new Error('The worker has no open connection.');
+  switch (request.op) {
+    case 'query':
+      return connection.query(request.query);
+    case 'explain':
+      return connection.explain(request.query);
+    case 'execute':
+      return connection.execute(request.query);
+    case 'list_tables':
+      return listTables(connection.db);
+    case 'describe_table':
+      return describeTable(connection.db, request.name) ?? null;
+    case 'schema':
+      return schemaText(connection.db);
+  }
+}
+
+process.on('message', (message: WorkerRequest) => {
+  let reply: WorkerReply;
+  try {
+    reply = { id: message.id, ok: true, value: handle(message) };
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    reply = { id: message.id, ok: false, message: text, forModel: error instanceof StatementError };
+  }
+  process.send?.(reply);
+});
+
+// The parent going away (even by SIGKILL) closes the IPC channel; without it this process has nothing to do.
+process.on('disconnect', () => {
+  connection?.close();
+  process.exit(0);
+});

@@ -1,0 +1,171 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
+
+type RequestBody = WorkerRequest extends infer Request
+  ? Request extends { id: number }
+    ? Omit<Request, 'id'>
+    : never
+  : never;
+
+/** A worker's failure: its message, and whether that message was written for the model. */
+export class WorkerError extends Error {
+  readonly forModel: boolean;
+
+  constructor(message: string, forModel: boolean) {
+    super(message);
+    this.name = 'WorkerError';
+    this.forModel = forModel;
+  }
+}
+
+/** One SQLite worker process and the requests waiting for its answers. */
+export class WorkerProcess {
+  private readonly child: ChildProcess;
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private nextId = 1;
+  private exited = false;
+
+  constructor(entry: string) {
+    // stdout is ignored: on stdio it is the server's protocol channel, and the worker has nothing to say there.
+    this.child = fork(entry, [], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      execArgv: [],
+    });
+    this.child.on('message', (reply: WorkerReply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) waiting.resolve(reply.value);
+      else waiting.reject(new WorkerError(reply.message, reply.forModel));
+    });
+    const fail = (reason: string) => {
+      this.exited = true;
+      for (const waiting of this.pending.values()) waiting.reject(new WorkerError(reason, false));
+      this.pending.clear();
+    };
+    this.child.on('exit', (code, signal) => fail(`The SQLite worker process exited (${signal ?? `code ${code}`}).`));
+    this.child.on('error', (error) => fail(`The SQLite worker process failed: ${error.message}`));
+  }
+
+  /** Whether the process is gone (killed or crashed). */
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  /** Sends a request and resolves with the worker's answer. */
+  request(body: RequestBody): Promise<unknown> {
+    if (this.exited) return Promise.reject(new WorkerError('The SQLite worker process is gone.', false));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.child.send({ ...body, id } as WorkerRequest);
+    });
+  }
+
+  /** Stops the process at once, whatever it is doing (SIGKILL: a query in native code never sees a gentler signal). */
+  kill(): void {
+    if (!this.exited) this.child.kill('SIGKILL');
+  }
+}
+
+/**
+ * A few worker processes shared by all calls: a call takes an idle one (or starts one, up to `size`), and gives it
+ * back, or discards it when it had to be killed. A spare is started after a kill so the next call finds one ready.
+ */
+export class WorkerPool {
+  private readonly idle: WorkerProcess[] = [];
+  private readonly waiters: { resolve(worker: WorkerProcess): void; reject(error: unknown): void }[] = [];
+  private readonly workers = new Set<WorkerProcess>();
+  private live = 0;
+  private closed = false;
+
+  constructor(
+    private readonly start: () => Promise<WorkerProcess>,
+    private readonly size: number,
+  ) {}
+
+  /** Adds a started worker (the one the engine opened first, to check the database opens). */
+  adopt(worker: WorkerProcess): void {
+    this.live += 1;
+    this.workers.add(worker);
+    this.release(worker);
+  }
+
+  /** Starts one more idle worker in the background, when there is room for it. */
+  prewarm(): void {
+    if (this.closed || this.live >= this.size) return;
+    this.spawn().then(
+      (worker) => this.release(worker),
+      () => {},
+    );
+  }
+
+  /** An idle worker, a new one, or the next one given back. */
+  async acquire(signal: AbortSignal): Promise<WorkerProcess> {
+    signal.throwIfAborted();
+    const idle = this.idle.pop();
+    if (idle) return idle;
+    if (this.live < this.size) return this.spawn();
+    return new Promise((resolve, reject) => {
+      const waiter = { resolve, reject };
+      this.waiters.push(waiter);
+      signal.addEventListener(
+        'abort',
+        () => {
+          const index = this.waiters.indexOf(waiter);
+          if (index !== -1) this.waiters.splice(index, 1);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  }
+
+  private async spawn(): Promise<WorkerProcess> {
+    this.live += 1;
+    try {
+      const worker = await this.start();
+      this.workers.add(worker);
+      if (this.closed) worker.kill();
+      return worker;
+    } catch (error) {
+      this.live -= 1;
+      throw error;
+    }
+  }
+
+  /** Gives a healthy worker back. */
+  release(worker: WorkerProcess): void {
+    if (this.closed || !worker.alive) {
+      this.discard(worker);
+      return;
+    }
+    const waiter = this.waiters.shift();
+    if (waiter) waiter.resolve(worker);
+    else this.idle.push(worker);
+  }
+
+  /** Kills a worker (at a deadline, or after a cancel) and starts a replacement for whoever waits, or as a spare. */
+  discard(worker: WorkerProcess): void {
+    worker.kill();
+    if (!this.workers.delete(worker)) return;
+    this.live -= 1;
+    if (this.closed) return;
+    if (this.waiters.length > 0 || this.idle.length === 0) {
+      this.spawn().then(
+        (replacement) => this.release(replacement),
+        (error: unknown) => this.waiters.shift()?.reject(error),
+      );
+    }
+  }
+
+  /** Kills every worker; calls waiting for one fail. */
+  close(): void {
+    this.closed = true;
+    this.idle.length = 0;
+    for (const worker of this.workers) worker.kill();
+    this.workers.clear();
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new WorkerError('The database is closed.', true));
+  }
+}

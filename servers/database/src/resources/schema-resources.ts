@@ -1,0 +1,49 @@
+import { defineResource, ToolError } from '@mcpkit/server-kit';
+import type { DatabaseDependencies } from '../dependencies.js';
+import { tableDescriptionText } from '../table-text.js';
+
+/** The whole schema as one resource: the statements that create every table, view, index and trigger. */
+export function schemaResource({ engine }: DatabaseDependencies) {
+  return defineResource({
+    uri: 'database://schema',
+    name: 'schema',
+    title: `Schema of ${engine.label}`,
+    description: 'The CREATE statements of every table, view, index and trigger of the database.',
+    mimeType: 'application/sql',
+    read: async ({ signal }) => (await engine.schemaText(signal)) || '-- The database has no tables yet.',
+  });
+}
+
+/** One resource per table: its columns, keys and indexes, as describe_table reports them. */
+export function tableResources({ engine }: DatabaseDependencies) {
+  const tableName = (value: string | string[] | undefined) =>
+    decodeURIComponent(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
+  return defineResource({
+    template: 'database://tables/{name}',
+    name: 'table',
+    title: 'Table schema',
+    description: "One table's columns, types, primary and foreign keys, and indexes.",
+    mimeType: 'text/markdown',
+    async read(_uri, variables, { signal }) {
+      const name = tableName(variables.name);
+      const description = await engine.describeTable(name, signal);
+      if (!description) throw new ToolError(`There is no table or view named "${name}".`);
+      return tableDescriptionText(description);
+    },
+    async list({ signal }) {
+      return (await engine.listTables(signal)).map((table) => ({
+        uri: `database://tables/${encodeURIComponent(table.name)}`,
+        name: table.name,
+        title: `${table.type === 'view' ? 'View' : 'Table'} ${table.name}`,
+        mimeType: 'text/markdown',
+      }));
+    },
+    complete: {
+      async name(value) {
+        const tables = await engine.listTables(AbortSignal.timeout(10_000));
+        const prefix = value.toLowerCase();
+        return tables.map((table) => table.name).filter((name) => name.toLowerCase().startsWith(prefix));
+      },
+    },
+  });
+}

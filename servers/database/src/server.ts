@@ -1,0 +1,66 @@
+import { createServer, type KitServer, type LogLevel } from '@mcpkit/server-kit';
+import { type DatabaseDependencies, type DatabaseLimits, defaultLimits } from './dependencies.js';
+import type { DatabaseEngine } from './engines/engine.js';
+import { openSqliteEngine } from './engines/sqlite/sqlite-engine.js';
+import { exploreDatabasePrompt, writeQueryPrompt } from './prompts/database-prompts.js';
+import { schemaResource, tableResources } from './resources/schema-resources.js';
+import { describeTable } from './tools/describe-table.js';
+import { execute } from './tools/execute.js';
+import { explainQuery } from './tools/explain-query.js';
+import { listTables } from './tools/list-tables.js';
+import { query } from './tools/query.js';
+
+/** How a database server is set up. */
+export interface DatabaseServerOptions {
+  /** The SQLite file to serve; ignored when `engine` is given. */
+  file?: string;
+  /** An engine opened by the caller (the server closes it when it closes). */
+  engine?: DatabaseEngine;
+  /** Offer the execute tool and open the database for writing (default: read-only). */
+  allowWrite?: boolean;
+  /** Create an empty SQLite database when the file does not exist. */
+  create?: boolean;
+  /** Caps of results and statements; each cut result says how to get more. */
+  limits?: Partial<DatabaseLimits>;
+  /** The lowest level logged to stderr. */
+  logLevel?: LogLevel;
+  /** The server's version, sent at initialization. */
+  version?: string;
+}
+
+/** Builds the database server: opens the engine and wires the tools, schema resources and prompts. */
+export async function createDatabaseServer(options: DatabaseServerOptions): Promise<KitServer> {
+  const limits: DatabaseLimits = { ...defaultLimits, ...options.limits };
+  let engine = options.engine;
+  if (!engine) {
+    if (!options.file) throw new Error('createDatabaseServer needs a file or an engine.');
+    engine = await openSqliteEngine({
+      file: options.file,
+      writable: options.allowWrite ?? false,
+      create: options.create ?? false,
+      timeoutMs: limits.timeoutMs,
+    });
+  }
+  const dependencies: DatabaseDependencies = { engine, limits };
+  const reading = [
+    listTables(dependencies),
+    describeTable(dependencies),
+    query(dependencies),
+    explainQuery(dependencies),
+  ];
+  const writable = engine.writable;
+  return createServer({
+    name: 'mcpkit-database',
+    version: options.version ?? '0.1.0',
+    title: 'Database',
+    instructions:
+      `The ${engine.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database ${engine.label}. Learn the schema with list_tables and ` +
+      'describe_table, read with query (one statement, values in params, capped rows), check plans with explain_query' +
+      (writable ? ', change data with execute.' : '. This server is read-only.'),
+    tools: writable ? [...reading, execute(dependencies)] : reading,
+    resources: [schemaResource(dependencies), tableResources(dependencies)],
+    prompts: [exploreDatabasePrompt(dependencies), writeQueryPrompt(dependencies)],
+    ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+    onClose: () => engine.close(),
+  });
+}

@@ -1,0 +1,27 @@
+import { defineTool, ToolError } from '@mcpkit/server-kit';
+import { z } from 'zod';
+import type { DatabaseDependencies } from '../dependencies.js';
+import { tableDescriptionText } from '../table-text.js';
+
+/** The describe_table tool: a table's columns, keys and indexes, found by name in the catalog. */
+export function describeTable({ engine }: DatabaseDependencies) {
+  return defineTool({
+    name: 'describe_table',
+    title: 'Describe a table',
+    description:
+      'Describe one table or view: its columns (type, nullability, default), primary key, foreign keys and ' +
+      'indexes. The name is looked up in the catalog (exact, then case-insensitive).',
+    input: z.object({ table: z.string().trim().min(1).describe('The table or view name, as list_tables shows it') }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    async handler({ table }, { signal }) {
+      const description = await engine.describeTable(table, signal);
+      if (!description) {
+        throw new ToolError(`There is no table or view named "${table}". Call list_tables to see the names there are.`);
+      }
+      return {
+        content: [{ type: 'text', text: tableDescriptionText(description) }],
+        structuredContent: { ...description },
+      };
+    },
+  });
+}
