@@ -1,0 +1,120 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  type AgentEvent,
+  connectHost,
+  createAgent,
+  parseConfig,
+  type RunResult,
+  selectModel,
+  startScriptedModel,
+} from '@mcpkit/agent-host';
+import { createSampleDatabase } from '@mcpkit/server-database';
+import { presentEvent } from './present.js';
+import { demoScenarios, type Scenario } from './scenarios.js';
+import { demoServers, type SampleData } from './server-config.js';
+
+/** How to run the demo. */
+export interface DemoOptions {
+  /** Where the generated sample data goes (a fresh database and search index each run). */
+  dataDirectory: string;
+  /** `provider:model`, as for `mcpkit-host --model`; without it (and without a model in the environment) the demo plays its script. */
+  model?: string;
+  /** The environment that configures a real model (OPENAI_API_KEY, ANTHROPIC_API_KEY, MCPKIT_MODEL, ...). */
+  environment?: NodeJS.ProcessEnv;
+  /** Where the trace goes. */
+  write(text: string): void;
+  /** Where the servers' stderr lines go (default: kept, and shown only if a server fails). */
+  serverLog?(server: string, line: string): void;
+}
+
+/** One scenario as it ran. */
+export interface ScenarioRun {
+  scenario: Scenario;
+  result: RunResult;
+  events: AgentEvent[];
+}
+
+/** What the demo did. */
+export interface DemoResult {
+  scripted: boolean;
+  runs: ScenarioRun[];
+}
+
+/** The demo's documents: a small company handbook and product pages, committed as Markdown. */
+export const documentsDirectory = fileURLToPath(new URL('../documents', import.meta.url));
+
+const system =
+  'You are the assistant of Northwind Labs. Answer from the company database and documents through the tools; ' +
+  'when a tool reports an error, read it and correct your next call.';
+
+function modelConfigured(spec: string | undefined, environment: NodeJS.ProcessEnv): boolean {
+  return Boolean(spec ?? environment.MCPKIT_MODEL ?? environment.ANTHROPIC_API_KEY ?? environment.OPENAI_API_KEY);
+}
+
+/** Generates the sample data: a fresh company database; the documents are served where they are. */
+export async function prepareSampleData(dataDirectory: string): Promise<SampleData> {
+  await mkdir(dataDirectory, { recursive: true });
+  const databaseFile = join(dataDirectory, 'company.sqlite');
+  const searchIndexFile = join(dataDirectory, 'search-index.sqlite');
+  await rm(databaseFile, { force: true });
+  createSampleDatabase(databaseFile);
+  return { databaseFile, documentsDirectory, searchIndexFile };
+}
+
+/**
+ * Runs the end-to-end demo: the agent host connects the database, filesystem and search servers, then each scenario's
+ * question goes through the real agent loop, with a real model when one is configured and the scripted one otherwise.
+ */
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const environment = options.environment ?? process.env;
+  const data = await prepareSampleData(options.dataDirectory);
+  const scenarios = demoScenarios(data);
+  const scripted = !modelConfigured(options.model, environment);
+
+  let model: Awaited<ReturnType<typeof selectModel>>;
+  if (scripted) {
+    const server = await startScriptedModel(scenarios.flatMap((scenario) => scenario.script));
+    model = { model: server.model('openai'), close: () => server.close() };
+    options.write(
+      'Model: scripted (no model configured; the scripted model speaks the OpenAI wire format over loopback HTTP).\n' +
+        'Set OPENAI_API_KEY (and OPENAI_BASE_URL for Ollama or LM Studio) or ANTHROPIC_API_KEY to use a real model.\n\n',
+    );
+  } else {
+    model = await selectModel(options.model, environment);
+    options.write(`Model: ${options.model ?? environment.MCPKIT_MODEL ?? 'from the environment'}\n\n`);
+  }
+
+  const serverLines: string[] = [];
+  const host = await connectHost(await parseConfig(demoServers(data), { file: 'demo config' }), {
+    log: options.serverLog ?? ((server, line) => serverLines.push(`[${server}] ${line}`)),
+    roots: [data.documentsDirectory],
+  });
+  try {
+    for (const failure of host.failures)
+      options.write(`! server ${failure.server} failed to start: ${failure.message}\n`);
+    if (host.failures.length > 0 && serverLines.length > 0) options.write(`${serverLines.join('\n')}\n`);
+    const byServer = new Map<string, number>();
+    for (const entry of host.registry.list()) byServer.set(entry.server, (byServer.get(entry.server) ?? 0) + 1);
+    options.write(`Connected: ${[...byServer].map(([server, count]) => `${server} (${count} tools)`).join(', ')}\n\n`);
+
+    const runs: ScenarioRun[] = [];
+    for (const [index, scenario] of scenarios.entries()) {
+      options.write(`━━ ${index + 1}/${scenarios.length} ${scenario.title}\n`);
+      options.write(`  you: ${scenario.question}\n`);
+      const agent = createAgent({ host, model: model.model, system });
+      const events: AgentEvent[] = [];
+      agent.subscribe((event) => {
+        events.push(event);
+        presentEvent(event, options.write);
+      });
+      const result = await agent.run(scenario.question);
+      runs.push({ scenario, result, events });
+    }
+    return { scripted, runs };
+  } finally {
+    await host.close();
+    await model.close();
+  }
+}

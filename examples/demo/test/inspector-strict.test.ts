@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureNode22, ensureNpmTool } from '../../../scripts/tools/ensure-node22.mjs';
+import { prepareSampleData } from '../src/run-demo.js';
+import { demoServers, type SampleData } from '../src/server-config.js';
+
+/** The MCP Inspector line the issue names; its CLI checks tool schemas for portability with --strict. */
+const inspectorSpec = '@modelcontextprotocol/inspector@2.12.0';
+
+function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+describe("each reference server's tools/list passes the MCP Inspector CLI with --strict", () => {
+  let node22: string;
+  let inspector: string;
+  let directory: string;
+  let data: SampleData;
+
+  beforeAll(async () => {
+    node22 = ensureNode22();
+    const { bins } = ensureNpmTool(inspectorSpec);
+    inspector = bins['mcp-inspector'] ?? '';
+    directory = mkdtempSync(join(tmpdir(), 'mcpkit-inspector-'));
+    data = await prepareSampleData(directory);
+  }, 600_000);
+
+  afterAll(() => {
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('fails a server with an unportable schema (the check can fail)', async () => {
+    const fixture = fileURLToPath(new URL('./fixtures/unportable-server.mjs', import.meta.url));
+    const { code, output } = await run(node22, [
+      inspector,
+      '--cli',
+      '--method',
+      'tools/list',
+      '--strict',
+      process.execPath,
+      fixture,
+    ]);
+    expect(code, output).toBe(6);
+  }, 120_000);
+
+  for (const server of ['database', 'files', 'search'] as const) {
+    it(`${server}`, async () => {
+      const entry = demoServers(data).mcpServers[server];
+      if (!entry) throw new Error(`no demo server ${server}`);
+      const { code, output } = await run(node22, [
+        inspector,
+        '--cli',
+        '--method',
+        'tools/list',
+        '--strict',
+        entry.command,
+        ...entry.args,
+      ]);
+      expect(output, output).toContain('"tools"');
+      expect(code, output).toBe(0);
+    }, 120_000);
+  }
+});
