@@ -60,11 +60,14 @@ async function ancestorRules(root: string, directory: string): Promise<IgnoreRul
   return stack;
 }
 
-/**
- * Walks `directory` (inside `root`) and yields the files worth indexing: it follows .gitignore files at every level,
- * skips VCS and dependency folders, symbolic links, binary extensions and files over the size cap.
- */
-export async function* walkFiles(root: string, directory: string, options: WalkOptions): AsyncGenerator<WalkedFile> {
+/** A folder or file met by the walk. */
+type WalkEntry = { kind: 'folder'; path: string } | ({ kind: 'file' } & WalkedFile);
+
+async function* walk(
+  root: string,
+  directory: string,
+  options: WalkOptions & { foldersOnly?: boolean },
+): AsyncGenerator<WalkEntry> {
   const inherited = directory === root ? [] : await ancestorRules(root, directory);
   if (directory !== root && isIgnored(inherited, directory, true)) return;
   const pending: { path: string; stack: IgnoreRules[] }[] = [{ path: directory, stack: inherited }];
@@ -77,6 +80,7 @@ export async function* walkFiles(root: string, directory: string, options: WalkO
     } catch {
       continue; // unreadable or vanished folders are skipped, not fatal
     }
+    yield { kind: 'folder', path };
     const own = entries.some((entry) => entry.name === '.gitignore') ? await readIgnoreRules(path) : undefined;
     const stack = own ? [...parentStack, own] : parentStack;
     const files: string[] = [];
@@ -85,7 +89,7 @@ export async function* walkFiles(root: string, directory: string, options: WalkO
       if (entry.isDirectory()) {
         if (alwaysSkipped.has(entry.name) || isIgnored(stack, child, true)) continue;
         pending.push({ path: child, stack });
-      } else if (entry.isFile()) {
+      } else if (entry.isFile() && !options.foldersOnly) {
         if (hasBinaryExtension(entry.name) || options.excludedPaths?.has(child) || isIgnored(stack, child, false)) {
           continue;
         }
@@ -95,7 +99,28 @@ export async function* walkFiles(root: string, directory: string, options: WalkO
     const stats = await Promise.all(files.map((file) => lstat(file).catch(() => undefined)));
     for (const [index, stat] of stats.entries()) {
       if (!stat?.isFile() || stat.size > options.maxFileSize) continue;
-      yield { path: files[index] as string, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) };
+      yield { kind: 'file', path: files[index] as string, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) };
     }
+  }
+}
+
+/**
+ * Walks `directory` (inside `root`) and yields the files worth indexing: it follows .gitignore files at every level,
+ * skips VCS and dependency folders, symbolic links, binary extensions and files over the size cap.
+ */
+export async function* walkFiles(root: string, directory: string, options: WalkOptions): AsyncGenerator<WalkedFile> {
+  for await (const entry of walk(root, directory, options)) {
+    if (entry.kind === 'file') yield { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs };
+  }
+}
+
+/** Walks `directory` like `walkFiles` but yields the folders the index looks into (for watching them). */
+export async function* walkFolders(root: string, directory: string, signal?: AbortSignal): AsyncGenerator<string> {
+  for await (const entry of walk(root, directory, {
+    maxFileSize: 0,
+    foldersOnly: true,
+    ...(signal ? { signal } : {}),
+  })) {
+    if (entry.kind === 'folder') yield entry.path;
   }
 }

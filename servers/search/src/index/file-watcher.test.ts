@@ -1,0 +1,60 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { watchDirectories } from './file-watcher.js';
+
+let root: string;
+let stop: (() => void) | undefined;
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'mcpkit-search-watch-')));
+  await mkdir(join(root, 'docs'));
+  await mkdir(join(root, 'node_modules'));
+});
+afterEach(async () => {
+  stop?.();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Starts a watcher and collects every folder it reports. */
+function collect(perFolder: boolean) {
+  const reported: string[] = [];
+  const watcher = watchDirectories([root], {
+    perFolder,
+    quietMs: 50,
+    ignoredPaths: new Set([join(root, 'index.sqlite')]),
+    onChange: (folders) => reported.push(...folders),
+  });
+  stop = () => watcher.close();
+  return reported;
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+describe.each([
+  ['one watch per folder', true],
+  ['the recursive watch', false],
+])('watchDirectories with %s', (_name, perFolder) => {
+  it('reports the folder of a changed file, and folders created later', async () => {
+    const reported = collect(perFolder);
+    await settle(); // let the watchers attach
+    await writeFile(join(root, 'docs', 'a.md'), 'a');
+    await expect.poll(() => reported, { timeout: 10_000 }).toContain(join(root, 'docs'));
+    await mkdir(join(root, 'docs', 'new'));
+    await settle();
+    reported.length = 0;
+    await writeFile(join(root, 'docs', 'new', 'b.md'), 'b');
+    await expect.poll(() => reported, { timeout: 10_000 }).toContain(join(root, 'docs', 'new'));
+  });
+
+  it('ignores the index file and node_modules', async () => {
+    const reported = collect(perFolder);
+    await settle();
+    await writeFile(join(root, 'index.sqlite'), 'x');
+    await writeFile(join(root, 'node_modules', 'dep.js'), 'x');
+    await settle();
+    await settle();
+    expect(reported).toEqual([]);
+  });
+});
