@@ -19,6 +19,7 @@ export class NoteStore {
     return [...this.notes.keys()].sort();
   }
 
+  // #region tool-error
   /** The text of a note; a ToolError naming the notes there are when it does not exist. */
   read(name: string): string {
     const text = this.notes.get(name);
@@ -27,6 +28,7 @@ export class NoteStore {
     }
     return text;
   }
+  // #endregion tool-error
 
   /** Creates or replaces a note. */
   write(name: string, text: string): void {
