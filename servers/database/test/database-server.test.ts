@@ -270,7 +270,7 @@ describe.each<Transport>(['memory', 'stdio'])('database server (%s)', (transport
       name: 'write_query',
       arguments: { question: 'Which customer ordered the most?', tables: 'orders, customers' },
     });
-    const text = (write.messages[0]?.content as { text: string }).text;
+    const text = JSON.stringify(write.messages);
     expect(text).toContain('Which customer ordered the most?');
     expect(text).toContain('Use these tables: orders, customers.');
     expect(text).toContain('CREATE TABLE orders (');

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { sqlTokens } from './sql-words.js';
+import { checkStatement, destructiveReason, StatementError } from './statement-safety.js';
+
+const reads = { readonly: true, reader: true };
+
+describe('sqlTokens', () => {
+  it('skips comments and keeps strings and quoted names whole', () => {
+    const tokens = sqlTokens(`/* ATTACH */ SELECT 'a ''; DROP' AS "x"";y" -- DETACH\nFROM t`);
+    expect(tokens.map((token) => [token.kind, token.value])).toEqual([
+      ['word', 'SELECT'],
+      ['string', "a ''; DROP"],
+      ['word', 'AS'],
+      ['quoted', 'x"";y'],
+      ['word', 'FROM'],
+      ['word', 'T'],
+    ]);
+  });
+
+  it('tracks parenthesis depth and reads dollar quotes only when asked', () => {
+    const tokens = sqlTokens('DELETE FROM t WHERE id IN (SELECT id FROM u WHERE x)');
+    expect(tokens.filter((token) => token.value === 'WHERE').map((token) => token.depth)).toEqual([0, 1]);
+    expect(sqlTokens('SELECT $a$ ; DROP $a$', { dollarQuotes: true }).map((token) => token.kind)).toEqual([
+      'word',
+      'string',
+    ]);
+    expect(sqlTokens('SELECT $name').map((token) => token.kind)).toEqual(['word', 'parameter']);
+  });
+});
+
+describe('checkStatement', () => {
+  it('trusts the engine on writes and on statements without rows in read mode', () => {
+    expect(() => checkStatement('UPDATE t SET a = 1', { readonly: false, reader: false }, 'read')).toThrow(
+      /would change the database/,
+    );
+    expect(() => checkStatement('SELECT 1', { readonly: true, reader: false }, 'read')).toThrow(/returns none/);
+    expect(() => checkStatement('UPDATE t SET a = 1', { readonly: false, reader: false }, 'write')).not.toThrow();
+  });
+
+  it.each([
+    ['ATTACH', "ATTACH 'x' AS y"],
+    ['a commented ATTACH', "-- note\n  attach database 'x' as y"],
+    ['DETACH', 'DETACH y'],
+    ['VACUUM INTO', "VACUUM main INTO 'copy.sqlite'"],
+    ['a pragma assignment', 'PRAGMA query_only=0'],
+    ['a schema-qualified pragma assignment', 'PRAGMA main.writable_schema = ON'],
+    ['a pragma call that is not about the schema', 'PRAGMA cache_size(5)'],
+    ['load_extension', 'SELECT LOAD_EXTENSION ("x")'],
+    ['a transaction', 'COMMIT'],
+    ['a savepoint', 'savepoint a'],
+  ])('refuses %s in both modes, with a StatementError', (_name, sql) => {
+    for (const mode of ['read', 'write'] as const) {
+      expect(() => checkStatement(sql, reads, mode)).toThrow(StatementError);
+    }
+  });
+
+  it('allows schema pragmas, reading a setting, and keywords inside strings', () => {
+    expect(() => checkStatement("PRAGMA table_info('users')", reads, 'read')).not.toThrow();
+    expect(() => checkStatement('PRAGMA main.index_list(users)', reads, 'read')).not.toThrow();
+    expect(() => checkStatement('PRAGMA user_version', reads, 'read')).not.toThrow();
+    expect(() => checkStatement("SELECT 'ATTACH', 'load_extension(x)' AS attach", reads, 'read')).not.toThrow();
+    expect(() => checkStatement('VACUUM', { readonly: false, reader: false }, 'write')).not.toThrow();
+  });
+});
+
+describe('destructiveReason', () => {
+  it.each([
+    ['DROP TABLE users', 'DROP TABLE deletes the object and all its data'],
+    ['drop index users_email', 'DROP INDEX deletes the object and all its data'],
+    ['DELETE FROM orders', 'DELETE without WHERE removes every row of the table'],
+    ['delete from orders where id in (select id from orders where 1)', undefined],
+    ['DELETE FROM orders WHERE id = 1', undefined],
+    [
+      'UPDATE users SET role = (SELECT role FROM users WHERE id = 1)',
+      'UPDATE without WHERE changes every row of the table',
+    ],
+    [
+      'WITH old AS (SELECT id FROM orders WHERE id < 5) DELETE FROM orders',
+      'DELETE without WHERE removes every row of the table',
+    ],
+    ['ALTER TABLE users DROP COLUMN role', 'ALTER ... DROP removes part of the table and its data'],
+    ['ALTER TABLE users ADD COLUMN age INTEGER', undefined],
+    ["INSERT INTO notes VALUES ('DROP TABLE users')", undefined],
+    ['TRUNCATE orders', 'TRUNCATE removes every row of the table'],
+  ])('%s', (sql, reason) => {
+    expect(destructiveReason(sql)).toBe(reason);
+  });
+});
