@@ -1,5 +1,6 @@
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstatSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { hasBinaryExtension } from './text-extraction.js';
@@ -74,9 +75,11 @@ async function* walk(
   while (pending.length > 0) {
     options.signal?.throwIfAborted();
     const { path, stack: parentStack } = pending.pop() as { path: string; stack: IgnoreRules[] };
+    // Synchronous calls on purpose: on a local disk they are over twice as fast as the promise API (no thread pool
+    // hop per file), and one folder's worth blocks the event loop for well under a millisecond per hundred files.
     let entries: Dirent[];
     try {
-      entries = await readdir(path, { withFileTypes: true });
+      entries = readdirSync(path, { withFileTypes: true });
     } catch {
       continue; // unreadable or vanished folders are skipped, not fatal
     }
@@ -96,10 +99,15 @@ async function* walk(
         files.push(child);
       }
     }
-    const stats = await Promise.all(files.map((file) => lstat(file).catch(() => undefined)));
-    for (const [index, stat] of stats.entries()) {
+    for (const file of files) {
+      let stat: ReturnType<typeof lstatSync> | undefined;
+      try {
+        stat = lstatSync(file, { throwIfNoEntry: false });
+      } catch {
+        continue; // unreadable: skipped like a vanished file
+      }
       if (!stat?.isFile() || stat.size > options.maxFileSize) continue;
-      yield { kind: 'file', path: files[index] as string, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) };
+      yield { kind: 'file', path: file, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) };
     }
   }
 }
