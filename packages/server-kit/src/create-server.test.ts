@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer } from './create-server.js';
 import { defineTool } from './define-tool.js';
@@ -52,7 +52,8 @@ describe('createServer', () => {
   });
 
   it('turns a ToolError into its message and hides the details of an unexpected error', async () => {
-    const server = createServer({ name: 't', version: '1', tools: [refuse, crash], logLevel: 'emergency' });
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const server = createServer({ name: 't', version: '1', tools: [refuse, crash], logLevel: 'error' });
     await using client = await connectTestClient(server);
     const refused = await client.callTool('refuse');
     expect(refused).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No, and here is why.' }] });
@@ -60,6 +61,12 @@ describe('createServer', () => {
     expect(crashed.isError).toBe(true);
     expect(resultText(crashed)).not.toContain('/home/user');
     expect(resultText(crashed)).toContain('internal error');
+    // the developer gets the whole story on stderr: the message and the stack
+    const logged = stderr.mock.calls.map(([chunk]) => String(chunk)).join('');
+    expect(logged).toMatch(
+      /\[t\] error: Tool "crash" threw an unexpected error\nError: secret detail at \/home\/user\/private\n\s+at /,
+    );
+    stderr.mockRestore();
   });
 
   it('answers an unknown tool with a JSON-RPC invalid-params error', async () => {

@@ -3,9 +3,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
-  type CallToolResult,
   CompleteRequestSchema,
-  type ElicitRequestFormParams,
   ErrorCode,
   GetPromptRequestSchema,
   type GetPromptResult,
@@ -15,7 +13,6 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
-  type ReadResourceResult,
   type Root,
   RootsListChangedNotificationSchema,
   type ServerNotification,
@@ -25,15 +22,16 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { applyBudget } from './budget.js';
-import type { ClientInfo, ElicitOutcome, RequestContext, SampleRequest, ToolContext } from './context.js';
-import type { Completer, ResourceBody, ResourceListing } from './define-resource.js';
+import type { ClientInfo, RequestContext } from './context.js';
+import type { Completer, ResourceListing } from './define-resource.js';
 import { ToolError } from './errors.js';
-import { describeIssues, objectJsonSchema } from './json-schema.js';
+import { describeIssues } from './json-schema.js';
 import { createLogger, isLevelEnabled, type Logger, type LogLevel, type LogSink } from './logger.js';
 import { paginate } from './pagination.js';
-import type { RegisteredTool, Registry } from './registry.js';
-import { errorResult, isToolResult, toToolResult } from './results.js';
+import { readResource } from './read-resource.js';
+import type { Registry } from './registry.js';
+import { runTool } from './run-tool.js';
+import { createToolContext } from './tool-context.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -57,22 +55,6 @@ export interface SessionHost {
 function logNotification(level: LogLevel, logger: string, message: string, data: unknown): ServerNotification {
   const payload = data === undefined ? message : { message, data: data instanceof Error ? data.message : data };
   return { method: 'notifications/message', params: { level, logger, data: payload } };
-}
-
-/** Parses synchronously, the common case; undefined when the schema has async parts and needs `safeParseAsync`. */
-function parseArguments(schema: z.ZodObject, args: unknown): ReturnType<z.ZodObject['safeParse']> | undefined {
-  try {
-    return schema.safeParse(args);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The SDK's complaint about an elicitation answer that does not match the form, made readable; else undefined. */
-function schemaMismatch(error: unknown): string | undefined {
-  if (!(error instanceof McpError) || error.code !== ErrorCode.InvalidParams) return undefined;
-  const match = /does not match requested schema:\s*(.*)$/s.exec(error.message);
-  return match?.[1]?.replace(/\bdata\//g, '').replace(/\//g, '.');
 }
 
 /** The level at which MCP log notifications start when the client has not set one. */
@@ -191,145 +173,12 @@ export class Session {
     return extra.signal;
   }
 
-  private toolContext(extra: Extra, signal: AbortSignal): ToolContext {
-    const progressToken = extra._meta?.progressToken;
-    return Object.assign(this.requestContext(extra, signal), {
-      progress: async (done: number, total?: number, message?: string) => {
-        if (progressToken === undefined) return;
-        await extra.sendNotification({
-          method: 'notifications/progress',
-          params: {
-            progressToken,
-            progress: done,
-            ...(total !== undefined ? { total } : {}),
-            ...(message !== undefined ? { message } : {}),
-          },
-        });
-      },
-      sample: async (request: SampleRequest) => {
-        if (!this.clientInfo().supports('sampling')) {
-          throw new ToolError('This client does not support sampling, so the tool cannot ask its model.');
-        }
-        const params =
-          'prompt' in request
-            ? {
-                messages: [{ role: 'user' as const, content: { type: 'text' as const, text: request.prompt } }],
-                maxTokens: request.maxTokens ?? 1000,
-                ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
-              }
-            : request;
-        return this.server.createMessage(params, { signal, relatedRequestId: extra.requestId });
-      },
-      elicit: async <Schema extends z.ZodObject>(
-        message: string,
-        schema: Schema,
-      ): Promise<ElicitOutcome<z.output<Schema>>> => {
-        if (!this.clientInfo().supports('elicitation')) {
-          throw new ToolError('This client does not support elicitation, so the tool cannot ask the user.');
-        }
-        const requestedSchema = objectJsonSchema(schema, 'input') as ElicitRequestFormParams['requestedSchema'];
-        const answer = await this.server
-          .elicitInput({ mode: 'form', message, requestedSchema }, { signal, relatedRequestId: extra.requestId })
-          .catch((error: unknown) => {
-            // The SDK checks an accepted answer against the JSON Schema first; its verdict is for the model too.
-            const detail = schemaMismatch(error);
-            if (detail === undefined) throw error;
-            throw new ToolError(`The answer to the form was not valid: ${detail}.`);
-          });
-        if (answer.action !== 'accept') return { action: answer.action };
-        const parsed = schema.safeParse(answer.content ?? {});
-        if (!parsed.success)
-          throw new ToolError(`The answer to the form was not valid: ${describeIssues(parsed.error)}.`);
-        return { action: 'accept', content: parsed.data };
-      },
-      roots: () => this.roots(),
-    });
-  }
-
-  private async callTool(registered: RegisteredTool, args: unknown, extra: Extra): Promise<CallToolResult> {
-    const { definition } = registered;
-    const parsed = parseArguments(registered.input, args ?? {}) ?? (await registered.input.safeParseAsync(args ?? {}));
-    if (!parsed.success) {
-      return errorResult(`Invalid arguments for tool "${definition.name}": ${describeIssues(parsed.error)}.`);
-    }
-    const signal = this.signalFor(extra);
-    try {
-      const value = await definition.handler(parsed.data, this.toolContext(extra, signal));
-      let result: CallToolResult;
-      if (definition.output) {
-        const structured = isToolResult(value) ? value.structuredContent : value;
-        const checked = (definition.output as z.ZodObject).safeParse(structured);
-        if (!checked.success) {
-          this.host.log.error(
-            `Tool "${definition.name}" returned a value that does not match its output schema: ${describeIssues(checked.error)}`,
-          );
-          return errorResult(
-            `The tool "${definition.name}" failed with an internal error; the server's log has the details.`,
-          );
-        }
-        result = isToolResult(value)
-          ? { ...value, structuredContent: checked.data }
-          : {
-              content: [{ type: 'text', text: JSON.stringify(checked.data, null, 2) }],
-              structuredContent: checked.data,
-            };
-      } else {
-        result = toToolResult(value);
-      }
-      return applyBudget(result, definition.budget ?? this.host.budget, definition.truncationHint);
-    } catch (error) {
-      if (ToolError.isInstance(error)) return errorResult(error.message);
-      if (signal.aborted) return errorResult(`The call to "${definition.name}" was cancelled before it finished.`);
-      this.host.log.error(`Tool "${definition.name}" threw an unexpected error`, error);
-      return errorResult(
-        `The tool "${definition.name}" failed with an internal error; the server's log has the details.`,
-      );
-    }
-  }
-
   private page<T>(items: readonly T[], cursor: string | undefined) {
     try {
       return paginate(items, cursor, this.host.pageSize);
     } catch (error) {
       throw new McpError(ErrorCode.InvalidParams, error instanceof Error ? error.message : String(error));
     }
-  }
-
-  private async readResource(uri: string, extra: Extra): Promise<ReadResourceResult> {
-    const { registry } = this.host;
-    const context = this.requestContext(extra, this.signalFor(extra));
-    let body: ResourceBody | undefined;
-    let mimeType: string | undefined;
-    try {
-      const fixed = registry.resources.get(uri);
-      if (fixed) {
-        mimeType = fixed.definition.mimeType;
-        body = await fixed.definition.read(context);
-      } else {
-        for (const template of registry.templates.values()) {
-          const variables = template.matcher.match(uri);
-          if (!variables) continue;
-          mimeType = template.definition.mimeType;
-          body = await template.definition.read(uri, variables, context);
-          break;
-        }
-      }
-    } catch (error) {
-      if (ToolError.isInstance(error)) throw new McpError(ErrorCode.InvalidParams, error.message);
-      this.host.log.error(`Reading resource ${uri} threw an unexpected error`, error);
-      throw new McpError(ErrorCode.InternalError, `Reading ${uri} failed with an internal error.`);
-    }
-    if (body === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`);
-    const contents = (Array.isArray(body) ? body : [typeof body === 'string' ? { text: body } : body]).map(
-      (content) => {
-        const type = content.mimeType ?? mimeType;
-        const base = { uri: content.uri ?? uri, ...(type ? { mimeType: type } : {}) };
-        if ('text' in content) return { ...base, text: content.text };
-        const blob = typeof content.blob === 'string' ? content.blob : Buffer.from(content.blob).toString('base64');
-        return { ...base, blob };
-      },
-    );
-    return { contents };
   }
 
   private findCompleter(ref: { type: string; name?: string; uri?: string }, argument: string): Completer | undefined {
@@ -363,7 +212,11 @@ export class Session {
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       const registered = registry.tools.get(request.params.name);
       if (!registered) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      return this.callTool(registered, request.params.arguments, extra);
+      return runTool(registered, request.params.arguments, {
+        budget: this.host.budget,
+        log: this.host.log,
+        context: () => createToolContext(this.requestContext(extra, this.signalFor(extra)), extra, this),
+      });
     });
 
     server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
@@ -385,7 +238,7 @@ export class Session {
     });
 
     server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-      this.readResource(request.params.uri, extra),
+      readResource(registry, request.params.uri, this.requestContext(extra, this.signalFor(extra)), this.host.log),
     );
 
     server.setRequestHandler(SubscribeRequestSchema, (request) => {

@@ -1,0 +1,48 @@
+import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestContext } from './context.js';
+import type { ResourceBody } from './define-resource.js';
+import { ToolError } from './errors.js';
+import type { Logger } from './logger.js';
+import type { Registry } from './registry.js';
+
+/**
+ * Reads the resource at `uri`: a fixed resource, or the first template that matches. An unknown URI and a ToolError
+ * from `read` are JSON-RPC invalid params (-32602); any other error is logged and answered as an internal error.
+ */
+export async function readResource(
+  registry: Registry,
+  uri: string,
+  context: RequestContext,
+  log: Logger,
+): Promise<ReadResourceResult> {
+  let body: ResourceBody | undefined;
+  let mimeType: string | undefined;
+  try {
+    const fixed = registry.resources.get(uri);
+    if (fixed) {
+      mimeType = fixed.definition.mimeType;
+      body = await fixed.definition.read(context);
+    } else {
+      for (const template of registry.templates.values()) {
+        const variables = template.matcher.match(uri);
+        if (!variables) continue;
+        mimeType = template.definition.mimeType;
+        body = await template.definition.read(uri, variables, context);
+        break;
+      }
+    }
+  } catch (error) {
+    if (ToolError.isInstance(error)) throw new McpError(ErrorCode.InvalidParams, error.message);
+    log.error(`Reading resource ${uri} threw an unexpected error`, error);
+    throw new McpError(ErrorCode.InternalError, `Reading ${uri} failed with an internal error.`);
+  }
+  if (body === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`);
+  const contents = (Array.isArray(body) ? body : [typeof body === 'string' ? { text: body } : body]).map((content) => {
+    const type = content.mimeType ?? mimeType;
+    const base = { uri: content.uri ?? uri, ...(type ? { mimeType: type } : {}) };
+    if ('text' in content) return { ...base, text: content.text };
+    const blob = typeof content.blob === 'string' ? content.blob : Buffer.from(content.blob).toString('base64');
+    return { ...base, blob };
+  });
+  return { contents };
+}

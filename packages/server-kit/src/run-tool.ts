@@ -1,0 +1,78 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { applyBudget } from './budget.js';
+import type { ToolContext } from './context.js';
+import { ToolError } from './errors.js';
+import { describeIssues } from './json-schema.js';
+import type { Logger } from './logger.js';
+import type { RegisteredTool } from './registry.js';
+import { errorResult, isToolResult, toToolResult } from './results.js';
+
+/** Parses synchronously, the common case; undefined when the schema has async parts and needs `safeParseAsync`. */
+function parseArguments(schema: z.ZodObject, args: unknown): ReturnType<z.ZodObject['safeParse']> | undefined {
+  try {
+    return schema.safeParse(args);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a tool call needs besides the tool and its arguments. */
+export interface RunToolOptions {
+  /** The server's budget, for tools without their own. */
+  budget: number;
+  /** Where unexpected errors and broken output schemas are logged for the developer. */
+  log: Logger;
+  /** Builds the handler's context; called only once the arguments are valid. */
+  context(): ToolContext;
+}
+
+/**
+ * Runs one tool call: validates the arguments, runs the handler, checks its output schema, holds the result to its
+ * budget, and turns every failure into an `isError` result (a ToolError's message, or a short internal error).
+ */
+export async function runTool(
+  registered: RegisteredTool,
+  args: unknown,
+  options: RunToolOptions,
+): Promise<CallToolResult> {
+  const { definition } = registered;
+  const parsed = parseArguments(registered.input, args ?? {}) ?? (await registered.input.safeParseAsync(args ?? {}));
+  if (!parsed.success) {
+    return errorResult(`Invalid arguments for tool "${definition.name}": ${describeIssues(parsed.error)}.`);
+  }
+  const context = options.context();
+  try {
+    const value = await definition.handler(parsed.data, context);
+    let result: CallToolResult;
+    if (definition.output) {
+      const structured = isToolResult(value) ? value.structuredContent : value;
+      const checked = (definition.output as z.ZodObject).safeParse(structured);
+      if (!checked.success) {
+        options.log.error(
+          `Tool "${definition.name}" returned a value that does not match its output schema: ${describeIssues(checked.error)}`,
+        );
+        return errorResult(
+          `The tool "${definition.name}" failed with an internal error; the server's log has the details.`,
+        );
+      }
+      result = isToolResult(value)
+        ? { ...value, structuredContent: checked.data }
+        : {
+            content: [{ type: 'text', text: JSON.stringify(checked.data, null, 2) }],
+            structuredContent: checked.data,
+          };
+    } else {
+      result = toToolResult(value);
+    }
+    return applyBudget(result, definition.budget ?? options.budget, definition.truncationHint);
+  } catch (error) {
+    if (ToolError.isInstance(error)) return errorResult(error.message);
+    if (context.signal.aborted)
+      return errorResult(`The call to "${definition.name}" was cancelled before it finished.`);
+    options.log.error(`Tool "${definition.name}" threw an unexpected error`, error);
+    return errorResult(
+      `The tool "${definition.name}" failed with an internal error; the server's log has the details.`,
+    );
+  }
+}
