@@ -19,6 +19,8 @@ export interface SearchServerOptions {
   indexFile: string;
   /** Files larger than this many bytes are not indexed (default 1 MiB). */
   maxFileSize?: number;
+  /** Files per index transaction at most (default 2000); smaller keeps requests flowing during a long run. */
+  batchFiles?: number;
   /** Index the directories when the server starts (default true); searches wait briefly for it. */
   indexOnStart?: boolean;
   /** Watch the directories and re-index what changes (default true). */
@@ -42,6 +44,7 @@ export function createSearchServer(options: SearchServerOptions): KitServer {
     directories: options.directories,
     indexFile: options.indexFile,
     ...(options.maxFileSize !== undefined ? { maxFileSize: options.maxFileSize } : {}),
+    ...(options.batchFiles !== undefined ? { batchFiles: options.batchFiles } : {}),
   });
   const fetcher = createPageFetcher({
     allowPrivate: options.allowPrivate ?? false,

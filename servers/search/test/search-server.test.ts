@@ -129,6 +129,35 @@ describe('search server in memory', () => {
     expect(outside.isError).toBe(true);
   });
 
+  it('stops index_path when the client cancels, keeping what was committed', async () => {
+    for (let file = 0; file < 1500; file++) {
+      await writeFile(join(documents, `bulk-${file}.md`), `bulk note ${file}\n`);
+    }
+    server = createSearchServer({
+      directories: [documents],
+      indexFile: join(workspace, 'cancel.sqlite'),
+      indexOnStart: false,
+      watch: false,
+      batchFiles: 20,
+      logLevel: 'emergency',
+    });
+    client = await connectTestClient(server);
+    const controller = new AbortController();
+    const call = client.client.callTool({ name: 'index_path', arguments: { path: documents } }, undefined, {
+      signal: controller.signal,
+      onprogress: (update) => {
+        if (update.total !== undefined && update.progress > 0) controller.abort();
+      },
+    });
+    await expect(call).rejects.toThrow();
+    await expect
+      .poll(async () => (await client.callTool('index_status')).structuredContent?.running, { timeout: 15_000 })
+      .toBeUndefined();
+    const { documents: stored } = (await client.callTool('index_status')).structuredContent as { documents: number };
+    expect(stored).toBeGreaterThan(0);
+    expect(stored).toBeLessThan(1514);
+  });
+
   it('reports its status', async () => {
     await start();
     await client.callTool('search', { query: 'policy' }); // waits for the first refresh
