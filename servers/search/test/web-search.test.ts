@@ -150,7 +150,7 @@ describe('Brave Search provider', () => {
     const fake = await provider(() => {});
     const brave = braveProvider({ apiKey: 'k', endpoint: fake.origin, timeoutMs: 500 });
     await expect(brave.search({ query: 'x', count: 1, offset: 0 }, signal())).rejects.toThrow(
-      /did not answer within 1 seconds/,
+      /did not answer within 0.5 seconds/,
     );
   });
 

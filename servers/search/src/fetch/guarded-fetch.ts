@@ -1,6 +1,7 @@
 import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { ToolError } from '@mcpkit/server-kit';
 import { type Dispatcher, request } from 'undici';
+import { formatSeconds } from '../format-duration.js';
 import { type AddressPolicy, AddressRefusedError, assertHostAllowed } from './ssrf-guard.js';
 
 /** The limits of one fetch. */
@@ -105,7 +106,7 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions): Pr
     const refusal = findRefusal(error);
     if (refusal) throw refusal;
     if (timeout.aborted) {
-      throw new ToolError(`${url.href} did not finish within ${Math.round(limits.timeoutMs / 1000)} seconds.`);
+      throw new ToolError(`${url.href} did not finish within ${formatSeconds(limits.timeoutMs)}.`);
     }
     if (options.signal?.aborted) throw error;
     const code = (error as { code?: string })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;

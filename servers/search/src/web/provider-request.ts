@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolError } from '@mcpkit/server-kit';
 import { type Dispatcher, request } from 'undici';
+import { formatSeconds } from '../format-duration.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 /** How one provider call behaves. */
@@ -60,7 +61,7 @@ export async function getProviderJson(url: URL, options: ProviderRequestOptions)
       options.limiter.pause(wait);
       if (attempt >= maxRetries || wait > options.maxRetryAfterMs) {
         throw new ToolError(
-          `${providerName} is rate limiting these searches; try again in ${Math.ceil(wait / 1000)} seconds.`,
+          `${providerName} is rate limiting these searches; try again in ${formatSeconds(Math.ceil(wait / 1000) * 1000)}.`,
         );
       }
       await sleep(wait, undefined, { signal: options.signal });
@@ -99,8 +100,7 @@ async function readCapped(body: Dispatcher.ResponseData['body']): Promise<string
 }
 
 function unreachable(name: string, url: URL, error: unknown, timedOut: boolean, timeoutMs: number): ToolError {
-  if (timedOut)
-    return new ToolError(`${name} did not answer within ${Math.round(timeoutMs / 1000)} seconds; try again.`);
+  if (timedOut) return new ToolError(`${name} did not answer within ${formatSeconds(timeoutMs)}; try again.`);
   const code =
     (error as { code?: string; cause?: { code?: string } })?.code ??
     (error as { cause?: { code?: string } })?.cause?.code;
