@@ -34,6 +34,7 @@ describe('fetch_url content', () => {
     expect(page.title).toMatch(/^Release notes/);
     expect(page.content).toContain('**search speed**');
     expect(page.content).toContain(`[bug 3](${site.origin}/bugs/3)`);
+    expect(page.content).toContain(`[notes](${site.origin}/notes/3.html)`);
     expect(page.content).not.toContain('window.tracking');
     expect(page.content).not.toContain('Login');
   });

@@ -15,7 +15,7 @@ export interface LoopbackSite {
 const article = `<!doctype html><html lang="en"><head><title>Release notes</title></head><body>
 <nav><a href="/">Home</a> | <a href="/about">About</a> | <a href="/login">Login</a></nav>
 <article><h1>Release notes for version 2</h1>
-${Array.from({ length: 40 }, (_, index) => `<p>Paragraph ${index}: the new release improves <strong>search speed</strong> and fixes bug ${index}. See <a href="/bugs/${index}">bug ${index}</a>.</p>`).join('\n')}
+${Array.from({ length: 40 }, (_, index) => `<p>Paragraph ${index}: the new release improves <strong>search speed</strong> and fixes bug ${index}. See <a href="/bugs/${index}">bug ${index}</a> and <a href="notes/${index}.html">notes</a>.</p>`).join('\n')}
 </article>
 <footer>Copyright footer text</footer>
 <script>window.tracking = true;</script>

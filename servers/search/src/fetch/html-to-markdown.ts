@@ -30,7 +30,14 @@ export function htmlToMarkdown(html: string, url: URL): MarkdownPage {
   const content = article?.content ?? bodyHtml;
   const markdown = turndown
     .turndown(content)
-    .replace(/\]\((\/[^)]*)\)/g, (_match, path: string) => `](${new URL(path, url).href})`)
+    .replace(/\]\((?![a-z][a-z0-9+.-]*:|#)([^)\s]+)/gi, (match, target: string) => {
+      // Readability cannot resolve links against linkedom's blank base URI, so relative links are resolved here.
+      try {
+        return `](${new URL(target, url).href}`;
+      } catch {
+        return match;
+      }
+    })
     .replace(/\n{3,}/g, '\n\n')
     .trim();
   return { title: article?.title?.trim() || fallbackTitle, markdown };
