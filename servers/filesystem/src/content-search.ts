@@ -1,4 +1,3 @@
-import { ToolError } from '@mcpkit/server-kit';
 import { RE2JS } from 're2js';
 
 /** How grep decides which text matches. */
@@ -7,6 +6,14 @@ export interface ContentMatcher {
   mayMatch(bytes: Uint8Array): boolean;
   /** Whether one line matches. */
   matchesLine(line: string): boolean;
+}
+
+/** A pattern that does not compile; its message is one sentence for the model. */
+export class InvalidPatternError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidPatternError';
+  }
 }
 
 function escapeRegExp(text: string): string {
@@ -41,7 +48,7 @@ export function contentMatcher(pattern: string, options: { literal: boolean; ign
     expression = RE2JS.compile(pattern, RE2JS.MULTILINE | (options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ToolError(
+    throw new InvalidPatternError(
       `The pattern is not a valid regular expression (RE2 syntax): ${reason}. Set literal: true to search the text as is.`,
     );
   }

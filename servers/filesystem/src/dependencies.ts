@@ -1,3 +1,4 @@
+import type { FileScanPool } from './file-scan-pool.js';
 import type { PathGuard } from './paths.js';
 
 /** The caps every tool works within; each cut result says how to get more. */
@@ -36,4 +37,6 @@ export const defaultLimits: FilesystemLimits = {
 export interface ToolDependencies {
   guard: PathGuard;
   limits: FilesystemLimits;
+  /** Worker threads for grep's file reading, started on first use; undefined means read on the main thread. */
+  scanPool?: () => FileScanPool | undefined;
 }

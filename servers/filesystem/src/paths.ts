@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Root, ToolError } from '@mcpkit/server-kit';
+import { descriptorPaths, isInside } from './containment.js';
 
 /** What to do with a regular file that has more than one name (a hard link may share its inode with a file outside). */
 export type HardLinkPolicy = 'allow' | 'refuse';
@@ -40,14 +41,7 @@ export interface WriteTarget {
 const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
-/** On Linux, `/proc/self/fd/N` names what a descriptor really refers to, which closes check-then-use races. */
-export const descriptorPaths = process.platform === 'linux';
-
-/** True when `candidate` is `directory` or lies under it, compared by whole path components, never by prefix. */
-export function isInside(directory: string, candidate: string): boolean {
-  const relative = path.relative(directory, candidate);
-  return relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative));
-}
+export { descriptorPaths, isInside };
 
 function expandHome(requested: string): string {
   if (requested === '~') return homedir();

@@ -1,6 +1,7 @@
 import { createServer, type KitServer } from '@mcpkit/server-kit';
 import { defaultLimits, type FilesystemLimits, type ToolDependencies } from './dependencies.js';
 import { fileResources, ReportedRoots } from './file-resources.js';
+import { FileScanPool } from './file-scan-pool.js';
 import { type HardLinkPolicy, PathGuard } from './paths.js';
 import { createDirectory } from './tools/create-directory.js';
 import { directoryTree } from './tools/directory-tree.js';
@@ -29,6 +30,8 @@ export interface FilesystemServerOptions {
   limits?: Partial<FilesystemLimits>;
   /** The lowest level logged to stderr. */
   logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+  /** Read grep's files on worker threads (default true); false keeps all work on the main thread. */
+  workers?: boolean;
   /** The server's version, sent at initialization. */
   version?: string;
 }
@@ -36,7 +39,17 @@ export interface FilesystemServerOptions {
 /** Builds the filesystem server: resolves the allowed directories and wires every tool and the file resources. */
 export async function createFilesystemServer(options: FilesystemServerOptions): Promise<KitServer> {
   const guard = await PathGuard.create(options.directories, { hardLinks: options.hardLinks ?? 'allow' });
-  const dependencies: ToolDependencies = { guard, limits: { ...defaultLimits, ...options.limits } };
+  let pool: FileScanPool | undefined;
+  let poolStarted = false;
+  const dependencies: ToolDependencies = {
+    guard,
+    limits: { ...defaultLimits, ...options.limits },
+    scanPool: () => {
+      if (!poolStarted && options.workers !== false) pool = FileScanPool.start();
+      poolStarted = true;
+      return pool;
+    },
+  };
   const reported = new ReportedRoots();
   const reading = [
     readTextFile(dependencies),
@@ -71,5 +84,6 @@ export async function createFilesystemServer(options: FilesystemServerOptions): 
     budget: dependencies.limits.readBudget + 10_000,
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
     onRootsChanged: (roots) => reported.update(roots),
+    onClose: () => pool?.close(),
   });
 }

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectTestClient, resultText } from '@mcpkit/server-kit/testing';
+import { fileURLToPath } from 'node:url';
+import { connectTestClient, resultText, spawnTestClient, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFilesystemServer } from '../src/index.js';
 import { createFixture, type Fixture } from './fixture.js';
@@ -39,53 +40,72 @@ describe('check-then-use races', () => {
     fixture.cleanup();
   });
 
-  it('never reads, writes, creates or lists outside the roots while a directory is swapped for a link', async () => {
-    const server = await createFilesystemServer({ directories: [fixture.root], logLevel: 'error' });
-    await using client = await connectTestClient(server);
-    let flips = '';
-    child = spawn(process.execPath, [
-      '-e',
-      swapper,
-      join(fixture.root, 'swap'),
-      join(fixture.root, '.parked-directory'),
-      join(fixture.root, '.parked-link'),
-      join(fixture.base, 'stop'),
-    ]);
-    const exited = new Promise((resolve) => child?.once('exit', resolve));
-    child.stderr?.on('data', (chunk: Buffer) => {
-      flips += chunk.toString();
-    });
-    const texts: string[] = [];
-    let succeeded = 0;
-    for (let round = 0; round < 40; round++) {
-      const results = await Promise.all([
-        client.callTool('read_text_file', { path: 'swap/file.txt' }),
-        client.callTool('read_multiple_files', { paths: ['swap/file.txt'] }),
-        client.callTool('write_file', { path: `swap/written-${round}.txt`, content: 'x' }),
-        client.callTool('create_directory', { path: `swap/made-${round}/deeper` }),
-        client.callTool('edit_file', {
-          path: 'swap/file.txt',
-          edits: [{ oldText: 'e', newText: 'e', replaceAll: true }],
-        }),
-        client.callTool('list_directory', { path: 'swap' }),
-        client.callTool('grep', { pattern: 'SECRET', path: '.', includeIgnored: true }),
-        client.callTool('search_files', { path: '.', pattern: 'written-*', includeIgnored: true }),
-        client.callTool('move_file', { source: 'hello.txt', destination: `swap/moved-${round}.txt` }),
+  const bin = fileURLToPath(new URL('../bin/mcpkit-filesystem.js', import.meta.url));
+  const servers: Array<[string, (root: string) => Promise<TestClient>]> = [
+    [
+      'in memory',
+      async (root) => {
+        const server = await createFilesystemServer({ directories: [root], logLevel: 'error' });
+        const client = await connectTestClient(server);
+        return Object.assign(client, { close: () => client.close().then(() => server.close()) });
+      },
+    ],
+    // From the bin, grep reads on worker threads: the same rules must hold there.
+    [
+      'from the bin',
+      (root) => spawnTestClient({ command: process.execPath, args: [bin, '--log-level', 'error', root] }),
+    ],
+  ];
+
+  it.each(servers)(
+    '%s: never reads, writes, creates or lists outside the roots while a directory is swapped for a link',
+    async (_name, start) => {
+      await using client = await start(fixture.root);
+      let flips = '';
+      child = spawn(process.execPath, [
+        '-e',
+        swapper,
+        join(fixture.root, 'swap'),
+        join(fixture.root, '.parked-directory'),
+        join(fixture.root, '.parked-link'),
+        join(fixture.base, 'stop'),
       ]);
-      for (const result of results) {
-        if (!result.isError) succeeded++;
-        texts.push(resultText(result));
+      const exited = new Promise((resolve) => child?.once('exit', resolve));
+      child.stderr?.on('data', (chunk: Buffer) => {
+        flips += chunk.toString();
+      });
+      const texts: string[] = [];
+      let succeeded = 0;
+      for (let round = 0; round < 40; round++) {
+        const results = await Promise.all([
+          client.callTool('read_text_file', { path: 'swap/file.txt' }),
+          client.callTool('read_multiple_files', { paths: ['swap/file.txt'] }),
+          client.callTool('write_file', { path: `swap/written-${round}.txt`, content: 'x' }),
+          client.callTool('create_directory', { path: `swap/made-${round}/deeper` }),
+          client.callTool('edit_file', {
+            path: 'swap/file.txt',
+            edits: [{ oldText: 'e', newText: 'e', replaceAll: true }],
+          }),
+          client.callTool('list_directory', { path: 'swap' }),
+          client.callTool('grep', { pattern: 'SECRET', path: '.', includeIgnored: true }),
+          client.callTool('search_files', { path: '.', pattern: 'written-*', includeIgnored: true }),
+          client.callTool('move_file', { source: 'hello.txt', destination: `swap/moved-${round}.txt` }),
+        ]);
+        for (const result of results) {
+          if (!result.isError) succeeded++;
+          texts.push(resultText(result));
+        }
       }
-    }
-    writeFileSync(join(fixture.base, 'stop'), '');
-    await exited;
-    expect(Number(flips)).toBeGreaterThan(10);
-    // Some calls must have won the race, or the test proves nothing.
-    expect(succeeded).toBeGreaterThan(20);
-    for (const text of texts) expect(text).not.toContain('RACE SECRET');
-    const outsideEntries = readdirSync(join(fixture.outside, 'target'));
-    expect(outsideEntries).toEqual(['file.txt']);
-    expect(existsSync(join(fixture.outside, 'hello.txt'))).toBe(false);
-    await server.close();
-  }, 60_000);
+      writeFileSync(join(fixture.base, 'stop'), '');
+      await exited;
+      expect(Number(flips)).toBeGreaterThan(10);
+      // Some calls must have won the race, or the test proves nothing.
+      expect(succeeded).toBeGreaterThan(20);
+      for (const text of texts) expect(text).not.toContain('RACE SECRET');
+      const outsideEntries = readdirSync(join(fixture.outside, 'target'));
+      expect(outsideEntries).toEqual(['file.txt']);
+      expect(existsSync(join(fixture.outside, 'hello.txt'))).toBe(false);
+    },
+    60_000,
+  );
 });

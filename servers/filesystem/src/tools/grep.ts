@@ -1,50 +1,18 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import * as path from 'node:path';
-import { defineTool } from '@mcpkit/server-kit';
+import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import { contentMatcher } from '../content-search.js';
+import { contentMatcher, InvalidPatternError } from '../content-search.js';
 import type { ToolDependencies } from '../dependencies.js';
+import { FileScanner, type ScanOutcome, type ScanSettings, type SkipReason } from '../file-scan.js';
 import { IgnoreRules } from '../ignore-rules.js';
 import { globMatcher } from '../name-patterns.js';
 import { TimeSlice } from '../time-slice.js';
 import { walk } from '../walk.js';
 import { readWalkCursor, walkCursor } from '../walk-cursor.js';
 
-const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** Files per job handed to a reader; small enough to stop soon after the cap, large enough to amortise messages. */
+const jobSize = 128;
 const maxLineChars = 400;
-
-/** The bytes of a regular file reached through its parent's descriptor, or why it was skipped. */
-function readFile(openPath: string, buffer: Buffer, maxBytes: number, refuseHardLinks: boolean) {
-  let fd: number;
-  try {
-    fd = openSync(openPath, readFlags);
-  } catch {
-    return { skipped: 'unreadable' as const };
-  }
-  try {
-    if (refuseHardLinks && fstatSync(fd).nlink > 1) return { skipped: 'hard-linked' as const };
-    let length = readSync(fd, buffer, 0, buffer.length, 0);
-    let bytes = buffer.subarray(0, length);
-    if (length === buffer.length) {
-      const size = fstatSync(fd).size;
-      if (size > maxBytes) return { skipped: 'large' as const };
-      const whole = Buffer.allocUnsafe(size);
-      buffer.copy(whole, 0, 0, length);
-      while (length < size) {
-        const read = readSync(fd, whole, length, size - length, length);
-        if (read === 0) break;
-        length += read;
-      }
-      bytes = whole.subarray(0, length);
-    }
-    if (bytes.subarray(0, 8192).includes(0)) return { skipped: 'binary' as const };
-    return { bytes };
-  } catch {
-    return { skipped: 'unreadable' as const };
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function clip(line: string): string {
   return line.length > maxLineChars ? `${line.slice(0, maxLineChars)}…` : line;
@@ -80,27 +48,46 @@ export function grep(dependencies: ToolDependencies) {
     async handler(args, context) {
       const scope = await dependencies.guard.scope(context);
       const { limits } = dependencies;
-      const matcher = contentMatcher(args.pattern, args);
+      let matcher: ReturnType<typeof contentMatcher>;
+      try {
+        matcher = contentMatcher(args.pattern, args);
+      } catch (error) {
+        if (error instanceof InvalidPatternError) throw new ToolError(error.message);
+        throw error;
+      }
       const start = await scope.existing(args.path);
       const single = await scope.openFile(args.path).catch(() => undefined);
-      if (single) {
-        await single.handle.close();
-      }
+      if (single) await single.handle.close();
       const root = single ? path.dirname(start) : await scope.directory(args.path);
       const onlyName = single ? path.basename(start) : undefined;
       const position = readWalkCursor(args.cursor, 'grep', start);
       const included = args.include.length > 0 ? globMatcher(args.include) : () => true;
       const excluded = globMatcher(args.exclude);
       const cap = args.maxMatches ?? limits.grepMatches;
-      const refuseHardLinks = dependencies.guard.options.hardLinks === 'refuse';
+      const settings: ScanSettings = {
+        pattern: args.pattern,
+        literal: args.literal,
+        ignoreCase: args.ignoreCase,
+        maxBytes: limits.grepFileBytes,
+        refuseHardLinks: dependencies.guard.options.hardLinks === 'refuse',
+        directories: scope.directories,
+      };
+      const pool = dependencies.scanPool?.();
+      let inline: FileScanner | undefined;
+      const scan = (job: Array<{ directory: string; name: string }>): Promise<ScanOutcome[]> => {
+        const scanInline = () => {
+          inline ??= new FileScanner(settings);
+          return inline.scan({ files: job });
+        };
+        return pool ? pool.scan(settings, { files: job }).catch(scanInline) : Promise.resolve(scanInline());
+      };
       const slice = new TimeSlice(context.signal, limits.walkTimeMs);
-      const buffer = Buffer.allocUnsafe(256 * 1024);
       const out: string[] = [];
       let chars = 0;
       let matched = 0;
       let files = 0;
       let filesWithMatches = 0;
-      const skipped = { binary: 0, large: 0, unreadable: 0, 'hard-linked': 0 };
+      const skipped: Record<SkipReason, number> = { binary: 0, large: 0, unreadable: 0, 'hard-linked': 0 };
       let stop: { after: string; line?: number; why: string } | undefined;
       let lastFile: string | undefined;
       const emit = (text: string) => {
@@ -108,33 +95,9 @@ export function grep(dependencies: ToolDependencies) {
         chars += text.length + 1;
       };
 
-      for (const entry of walk({
-        root,
-        scope,
-        ...(onlyName ? { maxDepth: 1 } : {}),
-        ...(args.includeIgnored || onlyName ? {} : { ignore: IgnoreRules.forRoot(scope.directoryOf(root), root) }),
-        exclude: (relative, name, isDirectory) =>
-          onlyName ? name !== onlyName : excluded(relative) || (!isDirectory && !included(relative)),
-        ...(position ? { after: position.after, includeAfter: position.line !== undefined } : {}),
-      })) {
-        if (!(await slice.tick())) {
-          if (lastFile !== undefined)
-            stop = { after: lastFile, why: `what ${slice.elapsedSeconds()} s of searching found` };
-          break;
-        }
-        if (entry.kind !== 'file') continue;
-        files++;
-        const read = readFile(entry.openPath, buffer, limits.grepFileBytes, refuseHardLinks);
-        if (read.skipped) {
-          skipped[read.skipped]++;
-          lastFile = entry.relative;
-          continue;
-        }
-        if (!matcher.mayMatch(read.bytes)) {
-          lastFile = entry.relative;
-          continue;
-        }
-        const lines = read.bytes.toString('utf8').split('\n');
+      /** Prints the matches of one file's text; false when the cap or budget stopped it. */
+      const report = (entry: { relative: string; path: string }, text: string): boolean => {
+        const lines = text.split('\n');
         const firstLine = position && position.after === entry.relative ? (position.line ?? 0) : 0;
         let shownUpTo = 0;
         let header = false;
@@ -143,7 +106,7 @@ export function grep(dependencies: ToolDependencies) {
           if (!matcher.matchesLine(line)) continue;
           if (matched >= cap || chars > limits.readBudget) {
             stop = { after: entry.relative, line: index, why: `the first ${matched} matching lines` };
-            break;
+            return false;
           }
           if (!header) {
             emit(entry.path);
@@ -165,9 +128,70 @@ export function grep(dependencies: ToolDependencies) {
           index = after - 1;
           matched++;
         }
-        if (stop) break;
-        lastFile = entry.relative;
+        return true;
+      };
+
+      type Batch = { entries: Array<{ relative: string; path: string }>; outcomes: Promise<ScanOutcome[]> };
+      const queue: Batch[] = [];
+      /** Takes the oldest batch's outcomes, in walk order; false when the grep must stop. */
+      const consume = async (): Promise<boolean> => {
+        const batch = queue.shift();
+        if (!batch) return true;
+        const outcomes = await batch.outcomes;
+        for (const [index, entry] of batch.entries.entries()) {
+          const outcome = outcomes[index] ?? null;
+          files++;
+          if (outcome && 'skipped' in outcome) skipped[outcome.skipped]++;
+          else if (outcome && !report(entry, outcome.text)) return false;
+          lastFile = entry.relative;
+        }
+        return true;
+      };
+      let pendingEntries: Array<{ relative: string; path: string }> = [];
+      let pendingJob: Array<{ directory: string; name: string }> = [];
+      const dispatch = () => {
+        if (pendingEntries.length === 0) return;
+        queue.push({ entries: pendingEntries, outcomes: scan(pendingJob) });
+        pendingEntries = [];
+        pendingJob = [];
+      };
+      const inFlight = pool ? 8 : 1;
+
+      let running = true;
+      for (const entry of walk({
+        root,
+        scope,
+        ...(onlyName ? { maxDepth: 1 } : {}),
+        ...(args.includeIgnored || onlyName ? {} : { ignore: IgnoreRules.forRoot(scope.directoryOf(root), root) }),
+        exclude: (relative, name, isDirectory) =>
+          onlyName ? name !== onlyName : excluded(relative) || (!isDirectory && !included(relative)),
+        ...(position ? { after: position.after, includeAfter: position.line !== undefined } : {}),
+      })) {
+        if (entry.kind !== 'file') continue;
+        pendingEntries.push(entry);
+        pendingJob.push({ directory: path.dirname(entry.path), name: entry.name });
+        if (pendingEntries.length < jobSize) continue;
+        dispatch();
+        while (queue.length >= inFlight) {
+          if (!(await consume())) {
+            running = false;
+            break;
+          }
+        }
+        if (!running) break;
+        if (!(await slice.tick())) {
+          running = false;
+          if (lastFile !== undefined)
+            stop = { after: lastFile, why: `what ${slice.elapsedSeconds()} s of searching found` };
+          break;
+        }
       }
+      if (running) {
+        dispatch();
+        while (queue.length > 0 && (await consume()));
+      }
+      // Batches still in flight after a stop are dropped; the cursor resumes after the last file reported.
+      for (const batch of queue.splice(0)) batch.outcomes.catch(() => {});
 
       const notes: string[] = [];
       const skippedText = Object.entries(skipped)

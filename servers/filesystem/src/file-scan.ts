@@ -1,0 +1,122 @@
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { descriptorPaths, isInside } from './containment.js';
+import { type ContentMatcher, contentMatcher } from './content-search.js';
+
+/** A run of files for grep to read, in walk order. */
+export interface ScanJob {
+  files: Array<{ directory: string; name: string }>;
+}
+
+/** What grep needs to know to read and match files; plain data, so it can cross to a worker thread. */
+export interface ScanSettings {
+  pattern: string;
+  literal: boolean;
+  ignoreCase: boolean;
+  /** Files larger than this are skipped. */
+  maxBytes: number;
+  refuseHardLinks: boolean;
+  /** Real paths of the allowed directories: every directory read from must be inside one. */
+  directories: readonly string[];
+}
+
+/** Why a file was not searched. */
+export type SkipReason = 'binary' | 'large' | 'unreadable' | 'hard-linked';
+
+/** The outcome for one file of a job: its text when it may match, or why it was skipped, or nothing. */
+export type ScanOutcome = { text: string } | { skipped: SkipReason } | null;
+
+const fileFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/**
+ * Reads and pre-matches a run of files, synchronously, for grep (on the main thread or in a worker). Each parent
+ * directory is opened without following links and checked by descriptor, and its files are opened through that
+ * descriptor, so nothing outside the roots is read even if a directory is swapped for a link meanwhile.
+ */
+export class FileScanner {
+  private readonly buffer = Buffer.allocUnsafe(256 * 1024);
+  private readonly matcher: ContentMatcher;
+  private readonly settings: ScanSettings;
+
+  constructor(settings: ScanSettings) {
+    this.settings = settings;
+    this.matcher = contentMatcher(settings.pattern, settings);
+  }
+
+  /** One outcome per file of the job, in order. */
+  scan(job: ScanJob): ScanOutcome[] {
+    const outcomes: ScanOutcome[] = [];
+    let openDirectory: { path: string; fd: number | undefined; via: string | undefined } | undefined;
+    try {
+      for (const file of job.files) {
+        if (openDirectory?.path !== file.directory) {
+          if (openDirectory?.fd !== undefined) closeSync(openDirectory.fd);
+          openDirectory = this.openDirectory(file.directory);
+        }
+        if (openDirectory.via === undefined) {
+          outcomes.push({ skipped: 'unreadable' });
+          continue;
+        }
+        outcomes.push(this.scanFile(`${openDirectory.via}/${file.name}`));
+      }
+    } finally {
+      if (openDirectory?.fd !== undefined) closeSync(openDirectory.fd);
+    }
+    return outcomes;
+  }
+
+  private openDirectory(path: string): { path: string; fd: number | undefined; via: string | undefined } {
+    if (!descriptorPaths) return { path, fd: undefined, via: path };
+    let fd: number;
+    try {
+      fd = openSync(path, directoryFlags);
+    } catch {
+      return { path, fd: undefined, via: undefined };
+    }
+    let real: string;
+    try {
+      real = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return { path, fd, via: undefined };
+    }
+    // The directory must still be where the walk saw it, and inside the roots.
+    if (real !== path || !this.settings.directories.some((directory) => isInside(directory, real))) {
+      return { path, fd, via: undefined };
+    }
+    return { path, fd, via: `/proc/self/fd/${fd}` };
+  }
+
+  private scanFile(openPath: string): ScanOutcome {
+    let fd: number;
+    try {
+      fd = openSync(openPath, fileFlags);
+    } catch {
+      return { skipped: 'unreadable' };
+    }
+    try {
+      if (this.settings.refuseHardLinks && fstatSync(fd).nlink > 1) return { skipped: 'hard-linked' };
+      const { buffer } = this;
+      let length = readSync(fd, buffer, 0, buffer.length, 0);
+      let bytes = buffer.subarray(0, length);
+      if (length === buffer.length) {
+        const stats = fstatSync(fd);
+        if (!stats.isFile()) return { skipped: 'unreadable' };
+        if (stats.size > this.settings.maxBytes) return { skipped: 'large' };
+        const whole = Buffer.allocUnsafe(stats.size);
+        buffer.copy(whole, 0, 0, length);
+        while (length < stats.size) {
+          const read = readSync(fd, whole, length, stats.size - length, length);
+          if (read === 0) break;
+          length += read;
+        }
+        bytes = whole.subarray(0, length);
+      }
+      if (bytes.subarray(0, 8192).includes(0)) return { skipped: 'binary' };
+      return this.matcher.mayMatch(bytes) ? { text: bytes.toString('utf8') } : null;
+    } catch {
+      return { skipped: 'unreadable' };
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
