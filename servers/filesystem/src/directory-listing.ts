@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { attempt, descriptorPaths, type Scope } from './paths.js';
-import type { EntryKind } from './walk.js';
+import { type EntryKind, kindOf } from './walk.js';
 
 /** One entry of a listed directory; `stats` are the entry's own (a link's, not its target's). */
 export interface ListedEntry {
@@ -27,13 +27,7 @@ export async function listDirectory(
     dirents.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
     const entries = await Promise.all(
       dirents.map(async (dirent): Promise<ListedEntry> => {
-        const kind: EntryKind = dirent.isFile()
-          ? 'file'
-          : dirent.isDirectory()
-            ? 'directory'
-            : dirent.isSymbolicLink()
-              ? 'symlink'
-              : 'other';
+        const kind = kindOf(dirent);
         if (!options.stats) return { name: dirent.name, kind };
         const stats = await lstat(`${via}/${dirent.name}`).catch(() => undefined);
         return { name: dirent.name, kind, ...(stats ? { stats } : {}) };

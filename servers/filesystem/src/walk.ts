@@ -39,7 +39,8 @@ export interface WalkOptions {
 
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
-function kindOf(entry: Dirent): EntryKind {
+/** What a directory entry is, from its type as the directory listing reports it. */
+export function kindOf(entry: Dirent): EntryKind {
   if (entry.isFile()) return 'file';
   if (entry.isDirectory()) return 'directory';
   if (entry.isSymbolicLink()) return 'symlink';

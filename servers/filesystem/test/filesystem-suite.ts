@@ -427,6 +427,10 @@ export function filesystemSuite(connect: Connect): void {
       expect(notDirectory.text).toMatch(/not a directory/);
       const nul = await call(client, 'read_text_file', { path: 'hello.txt\0' });
       expect(nul.isError).toBe(true);
+      const forged = await call(client, 'search_files', { path: '.', pattern: '*', cursor: 'not-a-cursor' });
+      expect(forged.text).toMatch(/cursor is not valid|cursor belongs to another call/);
+      const badRegex = await call(client, 'grep', { pattern: '[', path: '.' });
+      expect(badRegex.text).toMatch(/^The pattern is not a valid regular expression/);
     });
   });
 }
