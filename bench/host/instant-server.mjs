@@ -26,4 +26,7 @@ const server = createServer({
     }),
   ],
 });
-await runServerCommand({ name: 'bench-tools', version: '1.0.0', description: 'Benchmark tools.', flags: {} }, () => server);
+await runServerCommand(
+  { name: 'bench-tools', version: '1.0.0', description: 'Benchmark tools.', flags: {} },
+  () => server,
+);

@@ -5,11 +5,11 @@
 //   node bench/host/run.mjs [--quick]
 // Build first: npx turbo run build --filter=@mcpkit/agent-host...
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectHost, createAgent, startScriptedModel } from '@mcpkit/agent-host';
-import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -47,7 +47,9 @@ async function sdkClient() {
 // 1. Per-step overhead: N steps of (model request, one instant tool call), then the answer.
 async function stepOverhead() {
   const script = [
-    ...Array.from({ length: stepsPerRun }, (_, step) => ({ toolCalls: [{ name: 'bench__instant', arguments: { step } }] })),
+    ...Array.from({ length: stepsPerRun }, (_, step) => ({
+      toolCalls: [{ name: 'bench__instant', arguments: { step } }],
+    })),
     { text: 'done' },
   ];
   const ours = [];
@@ -211,4 +213,6 @@ try {
 
 const header = ['measure (median)', 'mcpkit-host', 'bare SDK client + undici', 'ratio / note'];
 const table = [header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
-process.stdout.write(`\nHost benchmark (${rounds} rounds${quick ? ', quick' : ''}, Node ${process.version})\n\n${table}\n`);
+process.stdout.write(
+  `\nHost benchmark (${rounds} rounds${quick ? ', quick' : ''}, Node ${process.version})\n\n${table}\n`,
+);
