@@ -1,5 +1,5 @@
+import type { PathGuard } from './client-roots.js';
 import type { FileScanPool } from './file-scan-pool.js';
-import type { PathGuard } from './paths.js';
 
 /** The caps every tool works within; each cut result says how to get more. */
 export interface FilesystemLimits {

@@ -3,7 +3,7 @@ import { type FileHandle, lstat, mkdir, open, readlink, realpath, stat } from 'n
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Root, ToolError } from '@mcpkit/server-kit';
+import { ToolError } from '@mcpkit/server-kit';
 import { descriptorPaths, isInside } from './containment.js';
 
 /** What to do with a regular file that has more than one name (a hard link may share its inode with a file outside). */
@@ -13,11 +13,6 @@ export type HardLinkPolicy = 'allow' | 'refuse';
 export interface ConfinementOptions {
   /** `allow` (default) reads hard-linked files; `refuse` refuses to read regular files with more than one link. */
   hardLinks?: HardLinkPolicy;
-}
-
-/** Where the client's roots come from: a handler context, or anything else that can list them. */
-export interface RootsSource {
-  roots(): Promise<Root[] | undefined>;
 }
 
 /** A regular file opened for reading after every confinement check passed; close `handle` when done. */
@@ -43,13 +38,15 @@ const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_
 
 export { descriptorPaths, isInside };
 
-function expandHome(requested: string): string {
+/** Expands a leading `~` to the home directory, as shells do. */
+export function expandHome(requested: string): string {
   if (requested === '~') return homedir();
   if (requested.startsWith('~/')) return path.join(homedir(), requested.slice(2));
   return requested;
 }
 
-function describe(error: unknown): string {
+/** Says in a few words why a filesystem call failed ("does not exist", "is not readable..."). */
+export function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT') return 'does not exist';
   if (code === 'EACCES' || code === 'EPERM') return 'is not readable by the server (permission denied)';
@@ -341,100 +338,5 @@ export class Scope {
       await handle.close();
       throw error;
     }
-  }
-}
-
-/** Real paths of the client's `file://` roots that exist and are directories; the others are skipped. */
-async function resolveRoots(roots: readonly Root[]): Promise<string[]> {
-  const resolved = await Promise.all(
-    roots.map(async (root) => {
-      if (!root.uri.startsWith('file://')) return undefined;
-      try {
-        const real = await realpath(fileURLToPath(root.uri));
-        return (await stat(real)).isDirectory() ? real : undefined;
-      } catch {
-        return undefined;
-      }
-    }),
-  );
-  return resolved.filter((directory): directory is string => directory !== undefined);
-}
-
-/** The directories both sets allow: for each pair, the deeper one when one contains the other. */
-function intersect(configured: readonly string[], roots: readonly string[]): string[] {
-  const result = new Set<string>();
-  for (const root of roots) {
-    for (const directory of configured) {
-      if (isInside(directory, root)) result.add(root);
-      else if (isInside(root, directory)) result.add(directory);
-    }
-  }
-  return [...result];
-}
-
-/**
- * The confinement of the whole server: the configured directories (real paths, resolved once at start) and, per
- * request, the client's roots. With configured directories the client's roots can only narrow them; without any,
- * the client's roots are the allowed set (as in the official server).
- */
-export class PathGuard {
-  /** The real paths of the directories given at start. */
-  readonly configured: readonly string[];
-  readonly options: ConfinementOptions;
-  private readonly narrowed = new WeakMap<readonly Root[], Promise<Scope>>();
-  private readonly fixed: Scope;
-
-  private constructor(configured: readonly string[], options: ConfinementOptions) {
-    this.configured = configured;
-    this.options = options;
-    this.fixed = new Scope(configured, options);
-  }
-
-  /** Resolves the configured directories to real paths; throws for one that does not exist or is not a directory. */
-  static async create(directories: readonly string[], options: ConfinementOptions = {}): Promise<PathGuard> {
-    const real: string[] = [];
-    for (const directory of directories) {
-      const absolute = path.resolve(expandHome(directory));
-      let resolved: string;
-      try {
-        resolved = await realpath(absolute);
-      } catch (error) {
-        throw new Error(`Allowed directory ${directory} ${describe(error)}.`);
-      }
-      if (!(await stat(resolved)).isDirectory()) throw new Error(`Allowed directory ${directory} is not a directory.`);
-      if (!real.includes(resolved)) real.push(resolved);
-    }
-    return new PathGuard(real, options);
-  }
-
-  /** The scope for one request: narrowed by the client's current roots, which take effect on the next request. */
-  async scope(source?: RootsSource): Promise<Scope> {
-    const roots = source ? await source.roots() : undefined;
-    if (!roots || roots.length === 0) {
-      if (this.configured.length === 0) {
-        throw new ToolError(
-          'No directory is allowed yet: the server was started without directories and the client offers no roots.',
-        );
-      }
-      return this.fixed;
-    }
-    let scope = this.narrowed.get(roots);
-    if (!scope) {
-      scope = this.narrow(roots);
-      this.narrowed.set(roots, scope);
-    }
-    return scope;
-  }
-
-  private async narrow(roots: readonly Root[]): Promise<Scope> {
-    const real = await resolveRoots(roots);
-    const directories = this.configured.length === 0 ? real : intersect(this.configured, real);
-    if (directories.length === 0) {
-      throw new ToolError(
-        `No directory is allowed: the client's roots (${roots.map((root) => root.uri).join(', ')}) ` +
-          `do not overlap the server's allowed directories (${this.configured.join(', ') || 'none'}).`,
-      );
-    }
-    return new Scope(directories, this.options);
   }
 }

@@ -1,8 +1,9 @@
 import { createServer, type KitServer } from '@mcpkit/server-kit';
+import { PathGuard } from './client-roots.js';
 import { defaultLimits, type FilesystemLimits, type ToolDependencies } from './dependencies.js';
 import { fileResources, ReportedRoots } from './file-resources.js';
 import { FileScanPool } from './file-scan-pool.js';
-import { type HardLinkPolicy, PathGuard } from './paths.js';
+import type { HardLinkPolicy } from './paths.js';
 import { createDirectory } from './tools/create-directory.js';
 import { directoryTree } from './tools/directory-tree.js';
 import { editFile } from './tools/edit-file.js';
