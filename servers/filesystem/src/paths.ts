@@ -119,7 +119,13 @@ export class Scope {
     if (requested.includes('\0')) throw new ToolError('The path contains a NUL character; pass a plain path.');
     const expanded = expandHome(requested.trim() === '' ? '.' : requested);
     if (path.isAbsolute(expanded)) return path.resolve(expanded);
-    if (expanded.startsWith('file://')) return path.resolve(fileURLToPath(expanded));
+    if (expanded.startsWith('file://')) {
+      try {
+        return path.resolve(fileURLToPath(expanded));
+      } catch {
+        throw new ToolError(`${requested} is not a file URI of this machine; pass a plain path.`);
+      }
+    }
     return path.resolve(this.directories[0] ?? process.cwd(), expanded);
   }
 
@@ -139,7 +145,8 @@ export class Scope {
     } catch (error) {
       const link = await lstat(absolute).catch(() => undefined);
       if (link?.isSymbolicLink()) {
-        throw new ToolError(`Refused: ${requested} is a symbolic link whose target does not exist.`);
+        const why = (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'in a loop' : 'whose target does not exist';
+        throw new ToolError(`Refused: ${requested} is a symbolic link ${why}.`);
       }
       // A missing path must not reveal whether something exists behind a link that leaves the roots.
       if (!this.contains(await realAncestor(absolute))) throw this.outside(requested);

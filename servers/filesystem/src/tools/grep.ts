@@ -3,7 +3,8 @@ import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import { contentMatcher, InvalidPatternError } from '../content-search.js';
 import type { ToolDependencies } from '../dependencies.js';
-import { FileScanner, type ScanOutcome, type ScanSettings, type SkipReason } from '../file-scan.js';
+import { FileScanner, type ScanOutcome, type ScanSettings } from '../file-scan.js';
+import { GrepReport } from '../grep-report.js';
 import { IgnoreRules } from '../ignore-rules.js';
 import { globMatcher } from '../name-patterns.js';
 import { TimeSlice } from '../time-slice.js';
@@ -12,11 +13,6 @@ import { readWalkCursor, walkCursor } from '../walk-cursor.js';
 
 /** Files per job handed to a reader; small enough to stop soon after the cap, large enough to amortise messages. */
 const jobSize = 128;
-const maxLineChars = 400;
-
-function clip(line: string): string {
-  return line.length > maxLineChars ? `${line.slice(0, maxLineChars)}…` : line;
-}
 
 /** grep: searches file contents for a regular expression or literal, with globs, context lines and pages. */
 export function grep(dependencies: ToolDependencies) {
@@ -82,54 +78,8 @@ export function grep(dependencies: ToolDependencies) {
         return pool ? pool.scan(settings, { files: job }).catch(scanInline) : Promise.resolve(scanInline());
       };
       const slice = new TimeSlice(context.signal, limits.walkTimeMs);
-      const out: string[] = [];
-      let chars = 0;
-      let matched = 0;
-      let files = 0;
-      let filesWithMatches = 0;
-      const skipped: Record<SkipReason, number> = { binary: 0, large: 0, unreadable: 0, 'hard-linked': 0 };
-      let stop: { after: string; line?: number; why: string } | undefined;
+      const report = new GrepReport(matcher, { cap, budget: limits.readBudget, contextLines: args.contextLines });
       let lastFile: string | undefined;
-      const emit = (text: string) => {
-        out.push(text);
-        chars += text.length + 1;
-      };
-
-      /** Prints the matches of one file's text; false when the cap or budget stopped it. */
-      const report = (entry: { relative: string; path: string }, text: string): boolean => {
-        const lines = text.split('\n');
-        const firstLine = position && position.after === entry.relative ? (position.line ?? 0) : 0;
-        let shownUpTo = 0;
-        let header = false;
-        for (let index = firstLine; index < lines.length; index++) {
-          const line = (lines[index] ?? '').replace(/\r$/, '');
-          if (!matcher.matchesLine(line)) continue;
-          if (matched >= cap || chars > limits.readBudget) {
-            stop = { after: entry.relative, line: index, why: `the first ${matched} matching lines` };
-            return false;
-          }
-          if (!header) {
-            emit(entry.path);
-            header = true;
-            filesWithMatches++;
-          }
-          const from = Math.max(index - args.contextLines, shownUpTo, firstLine);
-          if (shownUpTo > 0 && from > shownUpTo) emit('--');
-          for (let before = from; before < index; before++) {
-            emit(`${before + 1}- ${clip((lines[before] ?? '').replace(/\r$/, ''))}`);
-          }
-          emit(`${index + 1}: ${clip(line)}`);
-          let after = index + 1;
-          const end = Math.min(lines.length - (lines.at(-1) === '' ? 1 : 0), index + 1 + args.contextLines);
-          for (; after < end && !matcher.matchesLine((lines[after] ?? '').replace(/\r$/, '')); after++) {
-            emit(`${after + 1}- ${clip((lines[after] ?? '').replace(/\r$/, ''))}`);
-          }
-          shownUpTo = after;
-          index = after - 1;
-          matched++;
-        }
-        return true;
-      };
 
       type Batch = { entries: Array<{ relative: string; path: string }>; outcomes: Promise<ScanOutcome[]> };
       const queue: Batch[] = [];
@@ -139,10 +89,8 @@ export function grep(dependencies: ToolDependencies) {
         if (!batch) return true;
         const outcomes = await batch.outcomes;
         for (const [index, entry] of batch.entries.entries()) {
-          const outcome = outcomes[index] ?? null;
-          files++;
-          if (outcome && 'skipped' in outcome) skipped[outcome.skipped]++;
-          else if (outcome && !report(entry, outcome.text)) return false;
+          const firstLine = position?.after === entry.relative ? (position.line ?? 0) : 0;
+          if (!report.add(entry, outcomes[index] ?? null, firstLine)) return false;
           lastFile = entry.relative;
         }
         return true;
@@ -181,8 +129,8 @@ export function grep(dependencies: ToolDependencies) {
         if (!running) break;
         if (!(await slice.tick())) {
           running = false;
-          if (lastFile !== undefined)
-            stop = { after: lastFile, why: `what ${slice.elapsedSeconds()} s of searching found` };
+          // With nothing reported yet the cursor starts over (after ''), which is still correct.
+          report.stop = { after: lastFile ?? '', why: `what ${slice.elapsedSeconds()} s of searching found` };
           break;
         }
       }
@@ -193,22 +141,13 @@ export function grep(dependencies: ToolDependencies) {
       // Batches still in flight after a stop are dropped; the cursor resumes after the last file reported.
       for (const batch of queue.splice(0)) batch.outcomes.catch(() => {});
 
-      const notes: string[] = [];
-      const skippedText = Object.entries(skipped)
-        .filter(([, count]) => count > 0)
-        .map(([why, count]) => `${count} ${why}`)
-        .join(', ');
-      if (skippedText) notes.push(`skipped files: ${skippedText}`);
-      if (matched === 0 && !stop) {
-        return `No matches found (searched ${files} files${skippedText ? `; ${notes.join('; ')}` : ''}).`;
-      }
-      if (stop) {
-        const resume = stop.line !== undefined ? { after: stop.after, line: stop.line } : { after: stop.after };
-        const cursor = walkCursor('grep', start, resume);
-        notes.push(`truncated: showed ${stop.why}. Call grep with the same arguments and cursor="${cursor}" for more`);
-      }
-      const summary = `[${matched} matching lines in ${filesWithMatches} files${notes.length ? `; ${notes.join('; ')}` : ''}]`;
-      return `${out.join('\n')}\n${summary}`;
+      return report.text((stop) =>
+        walkCursor(
+          'grep',
+          start,
+          stop.line !== undefined ? { after: stop.after, line: stop.line } : { after: stop.after },
+        ),
+      );
     },
   });
 }
