@@ -107,6 +107,16 @@ const peerVersion = JSON.parse(
 const ours = await connect('mcpkit', [ourBin, tree]);
 const peer = await connect('official', [peerEntry, tree]);
 const rows = [];
+let peakMemory = {};
+/** A process's peak resident memory (VmHWM), in MB. */
+function highWater(pid) {
+  try {
+    const kilobytes = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    return Math.round(kilobytes / 1024);
+  } catch {
+    return undefined;
+  }
+}
 const target = 'file-12345.txt';
 
 say(`tree: ${tree}; ${runs} runs per measurement `);
@@ -146,6 +156,7 @@ await timeTool(peer, 'search_files', { path: tree, pattern: `**/${target}` }, 1)
   const mineCompact = await timeTool(ours, 'directory_tree', { path: tree, format: 'compact' }, runs);
   rows.push(['directory_tree of 100,000 files (first page, JSON)', mine]);
   rows.push(['directory_tree of 100,000 files (first page, compact)', mineCompact]);
+  peakMemory = { ours: highWater(ours.pid), peer: highWater(peer.pid) };
   // The official server answers with the whole tree at once; on this tree that may take long or fail.
   const started = performance.now();
   try {
@@ -168,7 +179,7 @@ const lines = rows.map(([operation, mine, peerName, theirs]) => {
   return `| ${operation} | ${format(mine.ms)} | ${bytes(mine.size)} | ${peerName} | ${format(theirs.ms)} | ${bytes(theirs.size)} | ${(theirs.ms / mine.ms).toFixed(2)}x |`;
 });
 const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown CPU';
-const context = `Node ${process.version}, ${cpu}, ${(await import('node:os')).cpus().length} cores; official server ${peerVersion}; ${runs} runs, medians. A speed-up under 1 means the peer is faster.`;
+const context = `Node ${process.version}, ${cpu}, ${(await import('node:os')).cpus().length} cores; official server ${peerVersion}; ${runs} runs, medians. A speed-up under 1 means the peer is faster. Peak memory (VmHWM) after the search, grep and 10,000-file tree rows: mcpkit ${peakMemory.ours ?? '?'} MB, official ${peakMemory.peer ?? '?'} MB.`;
 const table = `${header}\n${lines.join('\n')}\n\n${context}\n`;
 process.stdout.write(`${table}`);
 

@@ -238,6 +238,16 @@ export function filesystemSuite(connect: Connect): void {
       expect(rest.text).not.toContain(paged.text.split('\n')[0]);
       const byPath = await call(client, 'search_files', { path: '.', pattern: 'sub/**/*.md', maxResults: 100 });
       expect(byPath.text).toBe(join(fixture.root, 'sub', 'deeper', 'deep.md'));
+      // The official server's glob style keeps working.
+      const official = await call(client, 'search_files', {
+        path: '.',
+        pattern: '**/*.md',
+        excludePatterns: ['**/deeper/**'],
+      });
+      expect(official.text).toBe('No matches found');
+      expect((await call(client, 'search_files', { path: 'sub', pattern: '**/deep.md' })).text).toBe(
+        join(fixture.root, 'sub', 'deeper', 'deep.md'),
+      );
     });
 
     it('draws the tree as JSON or compact, with depth, exclusions and a cursor', async () => {
