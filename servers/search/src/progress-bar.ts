@@ -22,6 +22,9 @@ export function createProgressBar(output: ProgressOutput): { update(progress: In
       if (progress.phase === 'scanning') {
         line = `Scanning ${progress.directory}: ${progress.done.toLocaleString('en-US')} files`;
         step = Math.floor(progress.done / 10_000);
+      } else if (progress.phase === 'merging') {
+        line = `Merging the index after ${(progress.total ?? 0).toLocaleString('en-US')} changed files ...`;
+        step = 200;
       } else {
         const total = progress.total ?? 0;
         const fraction = total === 0 ? 1 : progress.done / total;

@@ -80,6 +80,30 @@ describe('Indexer', () => {
     expect(paths('animals')).toEqual(['beta.txt']);
   });
 
+  it('loads over a thousand files in bulk, merges once, and stays searchable and updatable', async () => {
+    await index.close();
+    index = new LocalIndex({
+      directories: [directory],
+      indexFile: join(directory, '.index', 'bulk.sqlite'),
+      batchFiles: 100,
+    });
+    for (let file = 0; file < 1200; file++) await writeFile(join(directory, `bulk-${file}.md`), `bulk note ${file}\n`);
+    const phases = new Set<string>();
+    const report = await index.indexer.refresh(index.directories.roots[0] as string, {
+      onProgress: (progress) => phases.add(progress.phase),
+    });
+    expect(report.added).toBe(1203);
+    expect([...phases]).toEqual(['scanning', 'indexing', 'merging', 'done']);
+    // Everything was merged at the end of the run: another merge step finds nothing to do.
+    expect(index.database.mergeStep()).toBe(false);
+    expect(paths('bulk').length).toBe(20);
+    expect(paths('"note 1199"')).toEqual(['bulk-1199.md']);
+    await writeFile(join(directory, 'bulk-5.md'), 'rewritten\n');
+    await utimes(join(directory, 'bulk-5.md'), new Date(), new Date(Date.now() + 5000));
+    await index.refreshAll();
+    expect(paths('rewritten')).toEqual(['bulk-5.md']);
+  });
+
   it('stops at the next batch when cancelled and keeps what it committed', async () => {
     await index.close();
     index = new LocalIndex({

@@ -10,7 +10,7 @@ import { extractText, looksBinary } from './text-extraction.js';
 /** Where an indexing run is, for progress bars and `index_status`. */
 export interface IndexProgress {
   directory: string;
-  phase: 'scanning' | 'indexing' | 'done';
+  phase: 'scanning' | 'indexing' | 'merging' | 'done';
   /** Files found so far (scanning) or files read so far (indexing). */
   done: number;
   /** Files to read, once the scan is over. */
@@ -46,6 +46,8 @@ export interface IndexerOptions {
  */
 const defaultBatchFiles = 2000;
 const batchBytes = 8 * 1024 * 1024;
+/** Runs that read at least this many files load in bulk: automatic merging off, one merge at the end. */
+const bulkFiles = 1000;
 /** Files read from disk at once. */
 const readConcurrency = 16;
 
@@ -131,21 +133,18 @@ export class Indexer {
       const removed = [...stored.values()];
       const counts = { added: 0, updated: 0, binary: 0 };
       report({ directory, phase: 'indexing', done: 0, total: changed.length });
-      for (let start = 0; start < changed.length; ) {
-        signal?.throwIfAborted();
-        const batch = nextBatch(changed, start, this.options.batchFiles ?? defaultBatchFiles);
-        const documents = await this.readBatch(root, batch, signal);
-        this.database.transaction(() => {
-          for (const document of documents) this.database.putDocument(document);
-        });
-        for (const document of documents) {
-          if (!document.text) counts.binary++;
-          else if (document.isNew) counts.added++;
-          else counts.updated++;
+      const bulk = changed.length >= bulkFiles;
+      if (bulk) this.database.setAutomerge(false);
+      try {
+        await this.load(root, directory, changed, counts, signal, report);
+      } finally {
+        if (bulk) {
+          this.database.setAutomerge(true);
+          // Merged in steps with yields, so a serving process keeps answering. A cancelled run skips this: with
+          // automatic merging back on, later writes merge the segments it left.
+          report({ directory, phase: 'merging', done: changed.length, total: changed.length });
+          while (!signal?.aborted && this.database.mergeStep()) await yieldToEventLoop();
         }
-        start += batch.length;
-        report({ directory, phase: 'indexing', done: start, total: changed.length });
-        await yieldToEventLoop();
       }
       this.database.transaction(() => {
         for (const document of removed) this.database.deleteDocument(document.id);
@@ -163,6 +162,33 @@ export class Indexer {
       return result;
     } finally {
       this.current = undefined;
+    }
+  }
+
+  /** Reads and stores the changed files in batches, one transaction each, yielding in between. */
+  private async load(
+    root: string,
+    directory: string,
+    changed: (WalkedFile & { isNew: boolean })[],
+    counts: { added: number; updated: number; binary: number },
+    signal: AbortSignal | undefined,
+    report: (progress: IndexProgress) => void,
+  ): Promise<void> {
+    for (let start = 0; start < changed.length; ) {
+      signal?.throwIfAborted();
+      const batch = nextBatch(changed, start, this.options.batchFiles ?? defaultBatchFiles);
+      const documents = await this.readBatch(root, batch, signal);
+      this.database.transaction(() => {
+        for (const document of documents) this.database.putDocument(document);
+      });
+      for (const document of documents) {
+        if (!document.text) counts.binary++;
+        else if (document.isNew) counts.added++;
+        else counts.updated++;
+      }
+      start += batch.length;
+      report({ directory, phase: 'indexing', done: start, total: changed.length });
+      await yieldToEventLoop();
     }
   }
 

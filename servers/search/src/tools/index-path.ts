@@ -25,6 +25,8 @@ export function indexPathTool(index: LocalIndex) {
         onProgress: (state) => {
           if (state.phase === 'indexing' && state.total !== undefined) {
             progress(state.done, state.total, `Indexed ${state.done} of ${state.total} changed files`).catch(() => {});
+          } else if (state.phase === 'merging') {
+            progress(state.done, state.total, 'Merging the index').catch(() => {});
           } else if (state.phase === 'scanning') {
             progress(0, undefined, `Scanned ${state.done} files`).catch(() => {});
           }
