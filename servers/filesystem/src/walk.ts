@@ -16,8 +16,6 @@ export interface WalkEntry {
   /** 1 for the root's children. */
   depth: number;
   kind: EntryKind;
-  /** A path that reaches this entry through its parent's open descriptor, so a swapped parent cannot redirect it. */
-  openPath: string;
 }
 
 /** How to walk. */
@@ -133,14 +131,7 @@ function* walkDirectory(
     const path = `${options.root === '/' ? '' : options.root}/${entryRelative}`;
     // When resuming at this entry it was already shown; only its remaining subtree is left.
     if (!resuming || (resumeRest.length === 0 && options.includeAfter)) {
-      yield {
-        name: entry.name,
-        relative: entryRelative,
-        path,
-        depth,
-        kind,
-        openPath: `${directory.via}/${entry.name}`,
-      };
+      yield { name: entry.name, relative: entryRelative, path, depth, kind };
     }
     if (!isDirectory || depth >= maxDepth) continue;
     const child = openChild(directory, entry.name, path);

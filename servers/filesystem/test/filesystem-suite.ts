@@ -253,8 +253,11 @@ export function filesystemSuite(connect: Connect): void {
     it('draws the tree as JSON or compact, with depth, exclusions and a cursor', async () => {
       const client = await start({ limits: { treeEntries: 4 } });
       const json = await call(client, 'directory_tree', { path: 'sub', maxDepth: 1 });
-      const tree = JSON.parse(json.text) as Array<{ name: string; type: string }>;
+      const tree = JSON.parse(json.text) as Array<{ name: string; type: string; children?: unknown[] }>;
       expect(tree.map((node) => node.name)).toEqual(['deeper', 'loop', 'nested.txt']);
+      expect(tree[0]).toEqual({ name: 'deeper', type: 'directory' });
+      const deeper = JSON.parse((await call(client, 'directory_tree', { path: 'sub', maxDepth: 2 })).text);
+      expect(deeper[0]).toEqual({ name: 'deeper', type: 'directory', children: [{ name: 'deep.md', type: 'file' }] });
       const compact = await call(client, 'directory_tree', { path: '.', format: 'compact' });
       expect(compact.text).toMatch(/^\.gitignore\n/);
       const cursor = /cursor="([^"]+)"/.exec(compact.text)?.[1];

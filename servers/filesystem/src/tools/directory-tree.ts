@@ -22,7 +22,8 @@ export function directoryTree(dependencies: ToolDependencies) {
     title: 'Directory Tree',
     description:
       'Get the tree of files and directories under a path, as JSON ({name, type, children}) or, with ' +
-      'format "compact", as indented lines (directories end in "/", links in "@"). Limit the depth with maxDepth. ' +
+      'format "compact", as indented lines (directories end in "/", links in "@"). Limit the depth with maxDepth ' +
+      '(directories at that depth have no children array). ' +
       'Skips .gitignore-d entries, .git and node_modules unless includeIgnored is set. Large trees come in pages: ' +
       'pass the cursor from the note to continue.',
     input: z.object({
@@ -87,7 +88,8 @@ export function directoryTree(dependencies: ToolDependencies) {
         stack.length = Math.min(stack.length, entry.depth);
         const node: TreeNode = { name: entry.name, type: entry.kind };
         stack.at(-1)?.push(node);
-        if (entry.kind === 'directory') {
+        // A directory at maxDepth has no children array: its content was not read, it is not known to be empty.
+        if (entry.kind === 'directory' && entry.depth < (args.maxDepth ?? Number.POSITIVE_INFINITY)) {
           node.children = [];
           stack.push(node.children);
         }
