@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fixturePath } from './helpers.js';
+import { fixturePath, isAlive } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../bin/mcpkit-host.js', import.meta.url));
 
@@ -165,5 +165,45 @@ describe('mcpkit-host', () => {
     expect(result.stdout).toContain('Hello there.\n');
     expect(result.stdout).toContain('alpha__echo  Returns the text it is given.');
     expect(result.stdout).toContain('Second answer.\n');
+  });
+});
+
+describe('mcpkit-host chat', () => {
+  it('lists prompts and resources, sends a prompt, and attaches a resource to the next message', async () => {
+    const cwd = workspace(
+      { mcpServers: { alpha: echoServer('alpha') } },
+      { steps: [{ text: 'Got: {{user_message}}' }, { text: 'Then: {{user_message}}' }] },
+    );
+    const result = await cli(['chat', '-m', 'scripted:script.json', '-q'], {
+      cwd,
+      input: '/prompts\n/resources\n/prompt review topic=the-plan\n/attach note://readme\nsummarize it\n/exit\n',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('alpha/review topic=…  Asks for a review of a topic.');
+    expect(result.stdout).toContain('note://readme  readme (alpha)');
+    expect(result.stdout).toContain('Got: Please review the-plan.\n');
+    expect(result.stdout).toContain('Then: Attached note://readme:\nThe readme says hello.\nsummarize it\n');
+  });
+});
+
+describe('mcpkit-host and signals', () => {
+  it('ends the process groups of the servers it started when it is terminated', async () => {
+    const cwd = workspace({});
+    const pidFile = join(cwd, 'server.pid');
+    writeFileSync(
+      join(cwd, 'mcp.json'),
+      JSON.stringify({ mcpServers: { alpha: { ...echoServer('alpha'), env: { FIXTURE_PID_FILE: pidFile } } } }),
+    );
+    const child = spawn(process.execPath, [bin, 'call', 'alpha', 'slow', '{"ms":60000}'], { cwd, stdio: 'ignore' });
+    const closed = new Promise((resolve) => child.once('close', (code, signal) => resolve(code ?? signal)));
+    await expect.poll(() => existsSync(pidFile), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => readFileSync(pidFile, 'utf8')).not.toBe('');
+    const helperPid = Number(readFileSync(pidFile, 'utf8'));
+    expect(isAlive(helperPid)).toBe(true);
+    // Let the call reach the server before terminating.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    child.kill('SIGTERM');
+    expect(await closed).toBe(143);
+    await expect.poll(() => isAlive(helperPid), { timeout: 10_000 }).toBe(false);
   });
 });

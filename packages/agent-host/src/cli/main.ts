@@ -57,6 +57,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A signal ends the process without its exit hooks unless it is handled: exiting here runs them, and the hook of
+// the connection module ends every server's process group. `run` handles Ctrl-C itself (it cancels the run first).
+process.on('SIGTERM', () => process.exit(143));
+process.on('SIGHUP', () => process.exit(129));
+process.on('SIGINT', () => {
+  if (process.listenerCount('SIGINT') === 1) process.exit(130);
+});
+
 const code = await main(process.argv.slice(2));
 await flushOut();
 // Keep-alive sockets and timers must not hold a finished command open.

@@ -18,7 +18,10 @@ const step = z.union([
     delayMs: z.number().int().nonnegative().optional(),
   }),
   z.object({
-    /** The answer. `{{tool_results}}` is replaced by the text of the tool results the request carried. */
+    /**
+     * The answer. `{{tool_results}}` is replaced by the text of the tool results the request carried, and
+     * `{{user_message}}` by the text of the latest user message.
+     */
     text: z.string(),
     delayMs: z.number().int().nonnegative().optional(),
   }),

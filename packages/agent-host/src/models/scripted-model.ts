@@ -82,6 +82,21 @@ function toolResultTexts(format: 'openai' | 'anthropic', body: unknown): string[
     );
 }
 
+/** The text of the latest user message that is not only tool results, in either format. */
+function lastUserText(format: 'openai' | 'anthropic', body: unknown): string {
+  const messages = ((body as { messages?: unknown })?.messages ?? []) as WireMessage[];
+  if (!Array.isArray(messages)) return '';
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role !== 'user') continue;
+    if (typeof message.content === 'string') return message.content;
+    const texts = (message.content ?? []).filter((block) => block.type === 'text').map((block) => block.text ?? '');
+    if (texts.length > 0) return texts.join('\n');
+    if (format === 'openai') return '';
+  }
+  return '';
+}
+
 function plan(
   step: Exclude<ScriptStep, { error: unknown }>,
   number: number,
@@ -89,7 +104,9 @@ function plan(
   body: unknown,
 ): PlannedReply {
   const calls = 'toolCalls' in step ? step.toolCalls : [];
-  const text = (step.text ?? '').replace('{{tool_results}}', () => toolResultTexts(format, body).join('\n'));
+  const text = (step.text ?? '')
+    .replace('{{tool_results}}', () => toolResultTexts(format, body).join('\n'))
+    .replace('{{user_message}}', () => lastUserText(format, body));
   const prefix = format === 'openai' ? 'call' : 'toolu';
   return {
     text,
