@@ -1,4 +1,4 @@
-/** The repository's git-ignored tools folder. */
+/** The repository's git-ignored tools folder (MCPKIT_TOOLS_DIR overrides it). */
 export declare const toolsDirectory: string;
 /** Returns the absolute path of a Node 22 binary, installing the `node` npm package into .tools/node22 if needed. */
 export declare function ensureNode22(): string;

@@ -18,8 +18,10 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository's git-ignored tools folder. */
-export const toolsDirectory = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '.tools');
+/** The repository's git-ignored tools folder (MCPKIT_TOOLS_DIR overrides it, e.g. to try a fresh install). */
+export const toolsDirectory = resolve(
+  process.env.MCPKIT_TOOLS_DIR ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.tools'),
+);
 
 /** The npm spec of the Node runtime; MCPKIT_NODE22_SPEC overrides it (e.g. node@22.23.3 to pin). */
 const nodeSpec = process.env.MCPKIT_NODE22_SPEC ?? 'node@22';
