@@ -22,8 +22,14 @@ export interface ScanSettings {
 /** Why a file was not searched. */
 export type SkipReason = 'binary' | 'large' | 'unreadable' | 'hard-linked';
 
-/** The outcome for one file of a job: its text when it may match, or why it was skipped, or nothing. */
-export type ScanOutcome = { text: string } | { skipped: SkipReason } | null;
+/**
+ * The outcome for one file of a job: its text when it may match, why it was skipped, nothing (no match), or
+ * `deferred` when the job's text budget was spent and the file must be scanned again on its own.
+ */
+export type ScanOutcome = { text: string } | { skipped: SkipReason } | { deferred: true } | null;
+
+/** Characters of matching text one job returns at most; keeps a grep's memory bounded with many jobs in flight. */
+const jobTextBudget = 4 * 1024 * 1024;
 
 const fileFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
@@ -46,6 +52,7 @@ export class FileScanner {
   /** One outcome per file of the job, in order. */
   scan(job: ScanJob): ScanOutcome[] {
     const outcomes: ScanOutcome[] = [];
+    let textBudget = jobTextBudget;
     let openDirectory: { path: string; fd: number | undefined; via: string | undefined } | undefined;
     try {
       for (const file of job.files) {
@@ -57,7 +64,17 @@ export class FileScanner {
           outcomes.push({ skipped: 'unreadable' });
           continue;
         }
-        outcomes.push(this.scanFile(`${openDirectory.via}/${file.name}`));
+        // A file alone in its job is always returned whole (up to maxBytes): that is how deferred files are read.
+        const outcome = this.scanFile(`${openDirectory.via}/${file.name}`);
+        if (outcome && 'text' in outcome && job.files.length > 1) {
+          if (outcome.text.length > textBudget) {
+            outcomes.push({ deferred: true });
+            textBudget = 0;
+            continue;
+          }
+          textBudget -= outcome.text.length;
+        }
+        outcomes.push(outcome);
       }
     } finally {
       if (openDirectory?.fd !== undefined) closeSync(openDirectory.fd);

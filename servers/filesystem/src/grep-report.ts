@@ -36,7 +36,7 @@ export class GrepReport {
   /** Adds one file's outcome, from line `firstLine` on; false when the cap or budget stopped the report. */
   add(file: { relative: string; path: string }, outcome: ScanOutcome, firstLine = 0): boolean {
     this.files++;
-    if (outcome === null) return true;
+    if (outcome === null || 'deferred' in outcome) return true;
     if ('skipped' in outcome) {
       this.skipped[outcome.skipped]++;
       return true;

@@ -90,7 +90,11 @@ export function grep(dependencies: ToolDependencies) {
         const outcomes = await batch.outcomes;
         for (const [index, entry] of batch.entries.entries()) {
           const firstLine = position?.after === entry.relative ? (position.line ?? 0) : 0;
-          if (!report.add(entry, outcomes[index] ?? null, firstLine)) return false;
+          let outcome = outcomes[index] ?? null;
+          if (outcome && 'deferred' in outcome) {
+            [outcome = null] = await scan([{ directory: path.dirname(entry.path), name: path.basename(entry.path) }]);
+          }
+          if (!report.add(entry, outcome, firstLine)) return false;
           lastFile = entry.relative;
         }
         return true;
