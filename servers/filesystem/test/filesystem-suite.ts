@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Root } from '@mcpkit/server-kit';
@@ -361,6 +361,20 @@ export function filesystemSuite(connect: Connect): void {
       // A link that stays inside is fine to read, and is never written through.
       expect((await call(client, 'read_text_file', { path: 'link-in' })).text).toBe('hello\nworld');
       expect((await call(client, 'write_file', { path: 'link-in', content: 'x' })).isError).toBe(true);
+    });
+
+    it('refuses dangling links and link loops with a sentence saying which', async () => {
+      symlinkSync('loop-b', join(fixture.root, 'loop-a'));
+      symlinkSync('loop-a', join(fixture.root, 'loop-b'));
+      const client = await start();
+      const dangling = await call(client, 'read_text_file', { path: 'dangling' });
+      expect(dangling).toMatchObject({
+        isError: true,
+        text: 'Refused: dangling is a symbolic link whose target does not exist.',
+      });
+      const loop = await call(client, 'read_text_file', { path: 'loop-a' });
+      expect(loop).toMatchObject({ isError: true, text: 'Refused: loop-a is a symbolic link in a loop.' });
+      expect((await call(client, 'write_file', { path: 'loop-a', content: 'x' })).isError).toBe(true);
     });
 
     it('does not reveal whether a file exists behind a link that leaves the roots', async () => {
