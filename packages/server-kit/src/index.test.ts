@@ -37,6 +37,11 @@ describe('public surface', () => {
       'text',
       'truncationNote',
     ]);
-    expect(Object.keys(testing).sort()).toEqual(['connectTestClient', 'resultText', 'spawnTestClient']);
+    expect(Object.keys(testing).sort()).toEqual([
+      'connectTestClient',
+      'resultText',
+      'spawnTestClient',
+      'transportsUnderTest',
+    ]);
   });
 });

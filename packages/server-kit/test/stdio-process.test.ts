@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { resultText, spawnTestClient } from '../src/testing/index.js';
+import { createServer } from '../src/create-server.js';
+import { defineTool } from '../src/define-tool.js';
+import { resultText, spawnTestClient, transportsUnderTest } from '../src/testing/index.js';
 import { fixtureServer, initialize, startFixture } from './support/child-process.js';
 
 describe('serveStdio in a real child process', () => {
@@ -55,5 +57,25 @@ describe('serveStdio in a real child process', () => {
     expect(resultText(await client.callTool('noisy'))).toBe('still only JSON-RPC on stdout');
     expect(client.pid).toBeGreaterThan(0);
     await expect.poll(() => client.stderr()).toContain('console.log from a dependency');
+  });
+});
+
+describe.each(
+  transportsUnderTest({
+    create: () =>
+      createServer({
+        name: 'fixture',
+        version: '9.9.9',
+        tools: [
+          defineTool({ name: 'noisy', description: 'In memory.', handler: () => 'still only JSON-RPC on stdout' }),
+        ],
+      }),
+    spawn: { command: process.execPath, args: [fixtureServer] },
+  }),
+)('transportsUnderTest: $name', ({ name, connect }) => {
+  it('connects a fresh client that runs the same test', async () => {
+    await using client = await connect();
+    expect(await client.callToolText('noisy')).toBe('still only JSON-RPC on stdout');
+    expect('pid' in client).toBe(name === 'stdio');
   });
 });

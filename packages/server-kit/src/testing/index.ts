@@ -3,5 +3,6 @@ export type {
   SpawnOptions,
   TestClient,
   TestClientOptions,
+  TransportUnderTest,
 } from './test-client.js';
-export { connectTestClient, resultText, spawnTestClient } from './test-client.js';
+export { connectTestClient, resultText, spawnTestClient, transportsUnderTest } from './test-client.js';

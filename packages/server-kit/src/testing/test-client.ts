@@ -136,3 +136,27 @@ export async function spawnTestClient(
   const testClient = await connectClient(transport, options);
   return Object.assign(testClient, { stderr: () => stderr, pid: transport.pid });
 }
+
+/** One way of reaching the server under test, for running the same suite over each. */
+export interface TransportUnderTest {
+  /** `in memory` or `stdio`, for test names. */
+  name: 'in memory' | 'stdio';
+  /** Connects a fresh client to a fresh server (a new server object, or a new child process). */
+  connect(options?: TestClientOptions): Promise<TestClient>;
+}
+
+/**
+ * The two ways to reach a server in tests, to run one suite over both (e.g. with vitest's `describe.each`): in memory,
+ * fast and with the server object at hand, and over the real stdio of its built bin, as clients run it.
+ */
+export function transportsUnderTest(server: {
+  /** Builds the server for an in-memory connection. */
+  create(): KitServer;
+  /** Starts the built server as a child process. */
+  spawn: SpawnOptions;
+}): TransportUnderTest[] {
+  return [
+    { name: 'in memory', connect: (options) => connectTestClient(server.create(), options) },
+    { name: 'stdio', connect: (options) => spawnTestClient(server.spawn, options) },
+  ];
+}
