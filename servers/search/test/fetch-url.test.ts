@@ -4,8 +4,8 @@ import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPageFetcher, type PageFetcher } from '../src/fetch/page-fetcher.js';
 import { AddressRefusedError, createGuardedDispatcher } from '../src/fetch/ssrf-guard.js';
-import { createSearchServer } from '../src/server.js';
 import { type LoopbackSite, startLoopbackSite } from './loopback-site.js';
+import { webOnlyServer } from './web-only-server.js';
 
 let site: LoopbackSite;
 const fetchers: PageFetcher[] = [];
@@ -60,13 +60,7 @@ describe('fetch_url content', () => {
   });
 
   it('pages long content through the tool with start_index', async () => {
-    const server = createSearchServer({
-      directories: [process.cwd()],
-      indexFile: ':memory:',
-      indexOnStart: false,
-      watch: false,
-      allowPrivate: true,
-    });
+    const server = webOnlyServer({ allowPrivate: true });
     await using client = await connectTestClient(server);
     const first = await client.callToolText('fetch_url', { url: `${site.origin}/article`, max_length: 500 });
     const next = /start_index=(\d+)/.exec(first)?.[1];
@@ -204,12 +198,7 @@ describe('fetch_url SSRF guard', () => {
   });
 
   it('answers a refused fetch through the tool with one isError sentence', async () => {
-    const server = createSearchServer({
-      directories: [process.cwd()],
-      indexFile: ':memory:',
-      indexOnStart: false,
-      watch: false,
-    });
+    const server = webOnlyServer();
     await using client = await connectTestClient(server);
     const result = await client.callTool('fetch_url', { url: `${site.origin}/plain` });
     expect(result.isError).toBe(true);

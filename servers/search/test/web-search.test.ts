@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { connectTestClient, resultText } from '@mcpkit/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSearchServer } from '../src/server.js';
 import { braveProvider } from '../src/web/brave-provider.js';
 import { searxngProvider } from '../src/web/searxng-provider.js';
+import { webOnlyServer } from './web-only-server.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 const servers: Server[] = [];
@@ -208,13 +208,7 @@ describe('SearXNG provider', () => {
 describe('web_search tool', () => {
   it('is offered only with a provider and answers with numbered results', async () => {
     const fake = await provider((_request, response) => sendJson(response, 200, searxngAnswer));
-    const server = createSearchServer({
-      directories: [process.cwd()],
-      indexFile: ':memory:',
-      indexOnStart: false,
-      watch: false,
-      webSearch: searxngProvider({ url: fake.origin }),
-    });
+    const server = webOnlyServer({ webSearch: searxngProvider({ url: fake.origin }) });
     await using client = await connectTestClient(server);
     expect((await client.client.listTools()).tools.map((tool) => tool.name)).toContain('web_search');
     const result = await client.callTool('web_search', { query: 'mcp servers', count: 3 });
