@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { waitingTool } from '../test/support/waiting-tool.js';
 import { createServer, type KitServer } from './create-server.js';
 import { defineTool } from './define-tool.js';
 import { connectTestClient, resultText } from './testing/index.js';
@@ -131,51 +132,26 @@ describe('logging', () => {
 
 describe('cancellation', () => {
   it('aborts the handler signal when the client cancels the request', async () => {
-    let started = false;
-    let reason: unknown;
-    const wait = defineTool({
-      name: 'wait',
-      description: 'Waits until cancelled.',
-      handler: (_args, { signal }) =>
-        new Promise<string>((resolve) => {
-          started = true;
-          signal.addEventListener('abort', () => {
-            reason = signal.reason;
-            resolve('stopped');
-          });
-        }),
-    });
+    const { tool: wait, seen } = waitingTool();
     await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [wait] }));
     const controller = new AbortController();
     const call = client.client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal });
-    await expect.poll(() => started).toBe(true);
+    await expect.poll(() => seen.started).toBe(true);
     controller.abort('the user pressed stop');
     await expect(call).rejects.toThrow();
-    await expect.poll(() => reason).toBeDefined();
+    await expect.poll(() => seen.aborted).toBe(true);
+    expect(seen.reason).toBeDefined();
   });
 
   it('aborts handlers in flight when the server closes, then runs onClose once', async () => {
-    let started = false;
-    let aborted = false;
+    const { tool: wait, seen } = waitingTool();
     const onClose = vi.fn();
-    const wait = defineTool({
-      name: 'wait',
-      description: 'Waits until aborted.',
-      handler: (_args, { signal }) =>
-        new Promise<string>((resolve) => {
-          started = true;
-          signal.addEventListener('abort', () => {
-            aborted = true;
-            resolve('stopped');
-          });
-        }),
-    });
     const server = createServer({ name: 't', version: '1', tools: [wait], onClose });
     const client = await connectTestClient(server);
     const call = client.callTool('wait').catch(() => undefined);
-    await expect.poll(() => started).toBe(true);
+    await expect.poll(() => seen.started).toBe(true);
     await Promise.all([server.close(), server.close()]);
-    expect(aborted).toBe(true);
+    expect(seen.aborted).toBe(true);
     expect(onClose).toHaveBeenCalledTimes(1);
     expect(server.signal.aborted).toBe(true);
     await call;

@@ -1,6 +1,7 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { mcpErrorOf } from '../test/support/mcp-error.js';
 import { createServer } from './create-server.js';
 import { definePrompt } from './define-prompt.js';
 import { KitError, ToolError } from './errors.js';
@@ -47,15 +48,6 @@ function serve() {
   return createServer({ name: 't', version: '1', prompts: [review, conversation, described, refusing] });
 }
 
-async function errorOf(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  return error as McpError;
-}
-
 describe('prompts', () => {
   it('lists arguments from the zod schema: name, description, and whether each is required', async () => {
     await using client = await connectTestClient(serve());
@@ -93,10 +85,10 @@ describe('prompts', () => {
 
   it('answers invalid or missing arguments with -32602 naming what was wrong', async () => {
     await using client = await connectTestClient(serve());
-    const missing = await errorOf(client.client.getPrompt({ name: 'review_code', arguments: {} }));
+    const missing = await mcpErrorOf(client.client.getPrompt({ name: 'review_code', arguments: {} }));
     expect(missing.code).toBe(ErrorCode.InvalidParams);
     expect(missing.message).toContain('Invalid arguments for prompt "review_code": language:');
-    const wrongEnum = await errorOf(
+    const wrongEnum = await mcpErrorOf(
       client.client.getPrompt({ name: 'review_code', arguments: { language: 'go', style: 'loud' } }),
     );
     expect(wrongEnum.message).toContain('style:');
@@ -104,10 +96,10 @@ describe('prompts', () => {
 
   it('answers an unknown prompt and a ToolError from render with -32602', async () => {
     await using client = await connectTestClient(serve());
-    const unknown = await errorOf(client.client.getPrompt({ name: 'nope' }));
+    const unknown = await mcpErrorOf(client.client.getPrompt({ name: 'nope' }));
     expect(unknown.code).toBe(ErrorCode.InvalidParams);
     expect(unknown.message).toContain('Unknown prompt: nope');
-    const refused = await errorOf(client.client.getPrompt({ name: 'refusing' }));
+    const refused = await mcpErrorOf(client.client.getPrompt({ name: 'refusing' }));
     expect(refused.code).toBe(ErrorCode.InvalidParams);
     expect(refused.message).toContain('That prompt needs a configured repository.');
   });

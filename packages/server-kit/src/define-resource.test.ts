@@ -1,5 +1,6 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { mcpErrorOf } from '../test/support/mcp-error.js';
 import { createServer } from './create-server.js';
 import { defineResource } from './define-resource.js';
 import { KitError, ToolError } from './errors.js';
@@ -46,15 +47,6 @@ const broken = defineResource({
 
 function serve() {
   return createServer({ name: 't', version: '1', resources: [readme, logo, table, broken], logLevel: 'emergency' });
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  return error as McpError;
 }
 
 describe('resources', () => {
@@ -109,17 +101,17 @@ describe('resources', () => {
 
   it('answers an unknown URI, and a ToolError from read, with JSON-RPC invalid params (-32602)', async () => {
     await using client = await connectTestClient(serve());
-    const unknown = await errorOf(client.client.readResource({ uri: 'nothing://here' }));
+    const unknown = await mcpErrorOf(client.client.readResource({ uri: 'nothing://here' }));
     expect(unknown.code).toBe(ErrorCode.InvalidParams);
     expect(unknown.message).toContain('Resource not found: nothing://here');
-    const missing = await errorOf(client.client.readResource({ uri: 'db://tables/ghosts' }));
+    const missing = await mcpErrorOf(client.client.readResource({ uri: 'db://tables/ghosts' }));
     expect(missing.code).toBe(-32602);
     expect(missing.message).toContain('There is no table named ghosts.');
   });
 
   it('hides the details of an unexpected error in read behind an internal error', async () => {
     await using client = await connectTestClient(serve());
-    const error = await errorOf(client.client.readResource({ uri: 'docs://broken' }));
+    const error = await mcpErrorOf(client.client.readResource({ uri: 'docs://broken' }));
     expect(error.code).toBe(ErrorCode.InternalError);
     expect(error.message).not.toContain('/var/secret');
   });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, defineTool, type HttpListening, type HttpOptions, serveHttp } from '../src/index.js';
 import { initializeBody, jsonRpcHeaders, messagesOf, rawRequest } from './support/http-request.js';
+import { waitingTool } from './support/waiting-tool.js';
 
 const echo = defineTool({
   name: 'echo',
@@ -233,21 +234,8 @@ describe('serveHttp sessions', () => {
   });
 
   it('close() stops listening, aborts handlers in flight and runs onClose', async () => {
-    let started = false;
-    let aborted = false;
+    const { tool: wait, seen } = waitingTool();
     let closed = false;
-    const wait = defineTool({
-      name: 'wait',
-      description: 'Waits until aborted.',
-      handler: (_args, { signal }) =>
-        new Promise<string>((resolve) => {
-          started = true;
-          signal.addEventListener('abort', () => {
-            aborted = true;
-            resolve('stopped');
-          });
-        }),
-    });
     const server = createServer({
       name: 'closing',
       version: '1',
@@ -263,10 +251,10 @@ describe('serveHttp sessions', () => {
       () => 'answered',
       () => 'failed',
     );
-    await expect.poll(() => started).toBe(true);
+    await expect.poll(() => seen.started).toBe(true);
     await listening.close();
     await listening.closed;
-    expect(aborted).toBe(true);
+    expect(seen.aborted).toBe(true);
     expect(closed).toBe(true);
     await expect(rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody })).rejects.toThrow();
     expect(await call).toBe('failed');
