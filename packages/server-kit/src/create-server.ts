@@ -99,7 +99,6 @@ export function createServer(options: ServerOptions): KitServer {
     registry,
     budget,
     pageSize,
-    signal: shutdown.signal,
     stderr,
     log: createLogger(stderr),
     ...(options.onRootsChanged

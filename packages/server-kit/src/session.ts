@@ -44,7 +44,6 @@ export interface SessionHost {
   readonly registry: Registry;
   readonly budget: number;
   readonly pageSize: number;
-  readonly signal: AbortSignal;
   readonly stderr: LogSink;
   readonly log: Logger;
   onRootsChanged?(roots: Root[], session: Session): void;
