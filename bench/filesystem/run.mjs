@@ -61,33 +61,37 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-async function timeTool(server, tool, args, times) {
-  say(`  ${server.name} ${tool} ${JSON.stringify(args).slice(0, 80)}`);
-  const durations = [];
-  let size = 0;
-  let sample = '';
-  for (let run = 0; run < times; run++) {
-    const started = performance.now();
-    const result = await server.client.callTool({ name: tool, arguments: args }, undefined, { timeout: 600_000 });
-    durations.push(performance.now() - started);
-    const text = result.content.map((block) => block.text ?? '').join('\n');
-    size = Buffer.byteLength(text);
-    sample = text;
-    if (result.isError) throw new Error(`${server.name} ${tool} failed: ${text}`);
-  }
-  return { ms: median(durations), size, sample };
-}
+/** A probe: one call of a tool on a server, returning what it answered. */
+const tool = (server, name, args) => async () => {
+  const result = await server.client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
+  const text = result.content.map((block) => block.text ?? '').join('\n');
+  if (result.isError) throw new Error(`${server.name} ${name} failed: ${text}`);
+  return text;
+};
 
-function timeCommand(command, args, times) {
-  const durations = [];
-  let size = 0;
+/** A probe: one run of a command, returning its output. */
+const command = (file, args) => async () => spawnSync(file, args, { maxBuffer: 1 << 30 }).stdout.toString();
+
+/**
+ * Times probes side by side: each round runs every probe once, in turn, so a change in the shared machine's load
+ * hits all of them alike. Returns the median time, the answer's size and the answer of each probe.
+ */
+async function measure(label, times, probes) {
+  say(`  ${label}`);
+  const durations = probes.map(() => []);
+  const answers = probes.map(() => '');
   for (let run = 0; run < times; run++) {
-    const started = performance.now();
-    const result = spawnSync(command, args, { maxBuffer: 1 << 30 });
-    durations.push(performance.now() - started);
-    size = result.stdout.length;
+    for (const [index, probe] of probes.entries()) {
+      const started = performance.now();
+      answers[index] = await probe();
+      durations[index].push(performance.now() - started);
+    }
   }
-  return { ms: median(durations), size };
+  return probes.map((_, index) => ({
+    ms: median(durations[index]),
+    size: Buffer.byteLength(answers[index]),
+    sample: answers[index],
+  }));
 }
 
 const format = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 1 : 0)} ms`);
@@ -119,48 +123,60 @@ function highWater(pid) {
 }
 const target = 'file-12345.txt';
 
-say(`tree: ${tree}; ${runs} runs per measurement `);
+say(`tree: ${tree}; ${runs} rounds per measurement`);
 
-// Warm the page cache and both processes once.
-await timeTool(ours, 'search_files', { path: tree, pattern: target }, 1);
-await timeTool(peer, 'search_files', { path: tree, pattern: `**/${target}` }, 1);
+// Warm the page cache, both processes and our grep workers once.
+await measure('warm-up', 1, [
+  tool(ours, 'search_files', { path: tree, pattern: target }),
+  tool(peer, 'search_files', { path: tree, pattern: `**/${target}` }),
+  tool(ours, 'grep', { path: tree, pattern: 'zanzibar' }),
+]);
 
 {
-  const mine = await timeTool(ours, 'search_files', { path: tree, pattern: target }, runs);
-  const theirs = await timeTool(peer, 'search_files', { path: tree, pattern: `**/${target}` }, runs);
-  const find = timeCommand('find', [tree, '-name', target], runs);
+  const [mine, theirs, find] = await measure('search_files', runs, [
+    tool(ours, 'search_files', { path: tree, pattern: target }),
+    tool(peer, 'search_files', { path: tree, pattern: `**/${target}` }),
+    command('find', [tree, '-name', target]),
+  ]);
   if (!mine.sample.includes(target) || !theirs.sample.includes(target)) throw new Error('search_files missed the file');
   rows.push(['search_files, one name in 100,000 files', mine, 'official server', theirs]);
   rows.push(['search_files (same)', mine, '`find -name`', find]);
 }
-{
-  const mine = await timeTool(ours, 'grep', { path: tree, pattern: 'zanzibar', maxMatches: 1000 }, runs);
-  const mineRegex = await timeTool(ours, 'grep', { path: tree, pattern: 'zanz[a-z]+ needle', maxMatches: 1000 }, runs);
-  if (!mine.sample.includes('100 matching lines'))
-    throw new Error(`grep found a wrong count: ${mine.sample.slice(-200)}`);
-  if (ripgrep) {
-    const rg = timeCommand('rg', ['-n', 'zanzibar', tree], runs);
-    const rgRegex = timeCommand('rg', ['-n', 'zanz[a-z]+ needle', tree], runs);
-    rows.push(['grep, a word in 100,000 files (literal)', mine, '`rg -n`', rg]);
-    rows.push(['grep, a regular expression', mineRegex, '`rg -n`', rgRegex]);
+if (ripgrep) {
+  const [mine, rg, mineRegex, rgRegex] = await measure('grep', runs, [
+    tool(ours, 'grep', { path: tree, pattern: 'zanzibar', maxMatches: 1000 }),
+    command('rg', ['-n', 'zanzibar', tree]),
+    tool(ours, 'grep', { path: tree, pattern: 'zanz[a-z]+ needle', maxMatches: 1000 }),
+    command('rg', ['-n', 'zanz[a-z]+ needle', tree]),
+  ]);
+  for (const answer of [mine, mineRegex]) {
+    if (!answer.sample.includes('100 matching lines')) throw new Error(`grep miscounted: ${answer.sample.slice(-200)}`);
   }
+  rows.push(['grep, a word in 100,000 files (literal)', mine, '`rg -n`', rg]);
+  rows.push(['grep, a regular expression', mineRegex, '`rg -n`', rgRegex]);
 }
 {
   const part = `${tree}/module-0`;
-  const mine = await timeTool(ours, 'directory_tree', { path: part }, runs);
-  const theirs = await timeTool(peer, 'directory_tree', { path: part }, runs);
+  const [mine, theirs] = await measure('directory_tree of 10,000 files', runs, [
+    tool(ours, 'directory_tree', { path: part }),
+    tool(peer, 'directory_tree', { path: part }),
+  ]);
   rows.push(['directory_tree of 10,000 files (first page, JSON)', mine, 'official server (everything)', theirs]);
 }
 {
-  const mine = await timeTool(ours, 'directory_tree', { path: tree }, runs);
-  const mineCompact = await timeTool(ours, 'directory_tree', { path: tree, format: 'compact' }, runs);
+  const [mine, mineCompact] = await measure('directory_tree of 100,000 files', runs, [
+    tool(ours, 'directory_tree', { path: tree }),
+    tool(ours, 'directory_tree', { path: tree, format: 'compact' }),
+  ]);
   rows.push(['directory_tree of 100,000 files (first page, JSON)', mine]);
   rows.push(['directory_tree of 100,000 files (first page, compact)', mineCompact]);
   peakMemory = { ours: highWater(ours.pid), peer: highWater(peer.pid) };
   // The official server answers with the whole tree at once; on this tree that may take long or fail.
   const started = performance.now();
   try {
-    const theirs = await timeTool(peer, 'directory_tree', { path: tree }, 1);
+    const [theirs] = await measure('official directory_tree of 100,000 files', 1, [
+      tool(peer, 'directory_tree', { path: tree }),
+    ]);
     rows[rows.length - 2].push('official server (everything, 1 run)', theirs);
   } catch (error) {
     const failed = { ms: performance.now() - started, size: 0, failed: String(error.message ?? error).slice(0, 60) };
@@ -179,7 +195,7 @@ const lines = rows.map(([operation, mine, peerName, theirs]) => {
   return `| ${operation} | ${format(mine.ms)} | ${bytes(mine.size)} | ${peerName} | ${format(theirs.ms)} | ${bytes(theirs.size)} | ${(theirs.ms / mine.ms).toFixed(2)}x |`;
 });
 const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown CPU';
-const context = `Node ${process.version}, ${cpu}, ${(await import('node:os')).cpus().length} cores; official server ${peerVersion}; ${runs} runs, medians. A speed-up under 1 means the peer is faster. Peak memory (VmHWM) after the search, grep and 10,000-file tree rows: mcpkit ${peakMemory.ours ?? '?'} MB, official ${peakMemory.peer ?? '?'} MB.`;
+const context = `Node ${process.version}, ${cpu}, ${(await import('node:os')).cpus().length} cores; official server ${peerVersion}; ${runs} rounds, each running every probe of a row group in turn; medians. A speed-up under 1 means the peer is faster. Peak memory (VmHWM) after the search, grep and 10,000-file tree rows: mcpkit ${peakMemory.ours ?? '?'} MB, official ${peakMemory.peer ?? '?'} MB.`;
 const table = `${header}\n${lines.join('\n')}\n\n${context}\n`;
 process.stdout.write(`${table}`);
 
