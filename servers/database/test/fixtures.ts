@@ -52,7 +52,15 @@ export async function startClient(
   clientOptions: TestClientOptions = {},
 ): Promise<TestClient> {
   if (transport === 'memory') {
-    return connectTestClient(await createDatabaseServer({ ...options, logLevel: 'emergency' }), clientOptions);
+    const server = await createDatabaseServer({ ...options, logLevel: 'emergency' });
+    const client = await connectTestClient(server, clientOptions);
+    // Closing the client also closes the server, which stops its worker processes.
+    const closeClient = client.close;
+    const close = async () => {
+      await closeClient();
+      await server.close();
+    };
+    return Object.assign(client, { close, [Symbol.asyncDispose]: close });
   }
   const args = [binPath, options.file, '--log-level', 'emergency'];
   if (options.allowWrite) args.push('--allow-write');

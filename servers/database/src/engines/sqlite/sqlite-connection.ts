@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { sqlTokens } from '../../sql-words.js';
 import { checkStatement, StatementError, type StatementMode } from '../../statement-safety.js';
 import type {
   CellValue,
@@ -21,6 +22,8 @@ export interface SqliteConnectionOptions {
   byteBudget: number;
   /** Rows counted past the row cap to say how many there are, before saying "at least". */
   countLimit: number;
+  /** When reading the first rows took longer than this, a cut result is not counted (the count runs it again). */
+  countTimeMs: number;
 }
 
 /**
@@ -80,8 +83,32 @@ export class SqliteConnection {
     return statement;
   }
 
-  /** Steps through rows until the row cap or the byte budget, then counts a bounded number more. */
-  private collect(statement: Database.Statement, params: StatementParameters | undefined, maxRows: number) {
+  /**
+   * How many rows a cut statement produces, counted by SQLite itself (no row reaches JavaScript) and only up to
+   * `limit`: undefined when the statement cannot be wrapped (a PRAGMA, EXPLAIN) or when reading the first rows
+   * already took a good part of the time limit (the count runs the statement again).
+   */
+  private countRows(sql: string, params: StatementParameters | undefined, limit: number, spentMs: number) {
+    if (spentMs > this.options.countTimeMs) return undefined;
+    const tokens = sqlTokens(sql);
+    const last = tokens.at(-1);
+    const body = last?.value === ';' && last.kind === 'punctuation' ? sql.slice(0, last.offset) : sql;
+    try {
+      const counter = this.db.prepare(`SELECT count(*) FROM (SELECT 1 FROM (\n${body}\n) LIMIT ${limit})`);
+      if (!counter.readonly || !counter.reader) return undefined;
+      return Number(counter.pluck().get(...bindable(params)));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Steps through rows until the row cap or the byte budget; when it cut, counts the rest within a bound. */
+  private collect(
+    statement: Database.Statement,
+    params: StatementParameters | undefined,
+    maxRows: number,
+    sql?: string,
+  ) {
     const started = performance.now();
     statement.safeIntegers(true).raw(true);
     const columns = statement.columns().map((column) => column.name);
@@ -89,22 +116,12 @@ export class SqliteConnection {
     let bytes = 0;
     let shortenedCells = 0;
     let truncated: QueryResult['truncated'];
-    let produced = 0;
-    let countedAll = true;
     const iterator = statement.iterate(...bindable(params)) as IterableIterator<unknown[]>;
     try {
       for (const raw of iterator) {
-        produced += 1;
-        if (truncated) {
-          if (produced > maxRows + this.options.countLimit) {
-            countedAll = false;
-            break;
-          }
-          continue;
-        }
         if (rows.length >= maxRows) {
           truncated = 'row_cap';
-          continue;
+          break;
         }
         const row = raw.map((value) => {
           const { cell, shortened } = toCell(value, this.options.cellChars);
@@ -114,17 +131,26 @@ export class SqliteConnection {
         bytes += JSON.stringify(row).length + 1;
         if (bytes > this.options.byteBudget && rows.length > 0) {
           truncated = 'byte_budget';
-          continue;
+          break;
         }
         rows.push(row);
       }
     } finally {
       iterator.return?.();
     }
-    const result: QueryResult = { columns, rows, shortenedCells, elapsedMs: performance.now() - started };
-    if (truncated) result.truncated = truncated;
-    if (countedAll) result.totalRows = produced;
-    else result.totalRowsAtLeast = produced - 1;
+    const result: QueryResult = { columns, rows, shortenedCells, elapsedMs: 0 };
+    if (truncated) {
+      result.truncated = truncated;
+      const limit = maxRows + this.options.countLimit;
+      const counted =
+        sql === undefined ? undefined : this.countRows(sql, params, limit + 1, performance.now() - started);
+      if (counted === undefined) result.totalRowsAtLeast = rows.length + 1;
+      else if (counted > limit) result.totalRowsAtLeast = limit;
+      else result.totalRows = counted;
+    } else {
+      result.totalRows = rows.length;
+    }
+    result.elapsedMs = performance.now() - started;
     return result;
   }
 
@@ -133,7 +159,7 @@ export class SqliteConnection {
     this.queryOnly.run();
     const statement = this.prepare(request.sql, 'read');
     try {
-      return this.collect(statement, request.params, request.maxRows);
+      return this.collect(statement, request.params, request.maxRows, request.sql);
     } catch (error) {
       if (error instanceof StatementError) throw error;
       throw new StatementError(this.describe(error, request.sql));

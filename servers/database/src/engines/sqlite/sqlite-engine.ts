@@ -28,7 +28,7 @@ export interface SqliteEngineOptions {
   cellChars?: number;
   /** Characters of JSON the rows of one result may take (default 60,000). */
   byteBudget?: number;
-  /** Rows counted past the row cap before the count says "at least" (default 10,000). */
+  /** Rows counted past the row cap, by SQLite, before the count says "at least" (default 10,000). */
   countLimit?: number;
   /** Worker processes at most, so that a slow query never blocks the next call (default 3). */
   workers?: number;
@@ -68,6 +68,7 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
     cellChars: options.cellChars ?? 2000,
     byteBudget: options.byteBudget ?? 60_000,
     countLimit: options.countLimit ?? 10_000,
+    countTimeMs: timeoutMs / 4,
   };
   const entry = workerEntry();
   const start = async () => {
@@ -87,15 +88,25 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
 
   /** Runs one request on a worker, killing the worker at the deadline or on cancel. */
   async function run(body: Parameters<WorkerProcess['request']>[0], signal: AbortSignal): Promise<unknown> {
-    const worker = await pool.acquire(signal);
+    // The time limit counts from the call, so waiting for a free worker is part of it.
+    const deadline = AbortSignal.timeout(timeoutMs);
+    let worker: WorkerProcess;
+    try {
+      worker = await pool.acquire(AbortSignal.any([signal, deadline]));
+    } catch (error) {
+      if (deadline.aborted) throw stopped('deadline', timeoutMs);
+      if (signal.aborted) throw stopped('cancel', timeoutMs);
+      throw error;
+    }
     let reason: 'deadline' | 'cancel' | undefined;
     const stop = (why: 'deadline' | 'cancel') => {
       if (reason) return;
       reason = why;
       pool.discard(worker);
     };
-    const timer = setTimeout(() => stop('deadline'), timeoutMs);
+    const onDeadline = () => stop('deadline');
     const onAbort = () => stop('cancel');
+    deadline.addEventListener('abort', onDeadline, { once: true });
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       return await worker.request(body);
@@ -104,7 +115,7 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
       if (error instanceof WorkerError && error.forModel) throw new ToolError(error.message);
       throw error;
     } finally {
-      clearTimeout(timer);
+      deadline.removeEventListener('abort', onDeadline);
       signal.removeEventListener('abort', onAbort);
       if (!reason) pool.release(worker);
     }

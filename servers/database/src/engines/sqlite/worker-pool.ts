@@ -32,10 +32,14 @@ export class WorkerProcess {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       execArgv: [],
     });
+    // An idle worker never keeps the server's process alive; a request in flight does (see request()).
+    this.child.unref();
+    this.child.channel?.unref();
     this.child.on('message', (reply: WorkerReply) => {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
       this.pending.delete(reply.id);
+      if (this.pending.size === 0) this.child.channel?.unref();
       if (reply.ok) waiting.resolve(reply.value);
       else waiting.reject(new WorkerError(reply.message, reply.forModel));
     });
@@ -59,6 +63,7 @@ export class WorkerProcess {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
+      this.child.channel?.ref();
       this.child.send({ ...body, id } as WorkerRequest);
     });
   }
@@ -78,6 +83,7 @@ export class WorkerPool {
   private readonly waiters: { resolve(worker: WorkerProcess): void; reject(error: unknown): void }[] = [];
   private readonly workers = new Set<WorkerProcess>();
   private live = 0;
+  private starting = 0;
   private closed = false;
 
   constructor(
@@ -124,6 +130,7 @@ export class WorkerPool {
 
   private async spawn(): Promise<WorkerProcess> {
     this.live += 1;
+    this.starting += 1;
     try {
       const worker = await this.start();
       this.workers.add(worker);
@@ -132,6 +139,8 @@ export class WorkerPool {
     } catch (error) {
       this.live -= 1;
       throw error;
+    } finally {
+      this.starting -= 1;
     }
   }
 
@@ -152,7 +161,7 @@ export class WorkerPool {
     if (!this.workers.delete(worker)) return;
     this.live -= 1;
     if (this.closed) return;
-    if (this.waiters.length > 0 || this.idle.length === 0) {
+    if (this.waiters.length > 0 || this.idle.length + this.starting === 0) {
       this.spawn().then(
         (replacement) => this.release(replacement),
         (error: unknown) => this.waiters.shift()?.reject(error),
