@@ -5,8 +5,19 @@ import picomatch from 'picomatch';
  * `find -name`), a pattern with a slash matches its path relative to the searched directory. Dotfiles match.
  */
 export function globMatcher(patterns: readonly string[]): (relative: string) => boolean {
-  const matchers = patterns
-    .filter((pattern) => pattern.trim() !== '')
-    .map((pattern) => picomatch(pattern.replace(/^\.\//, ''), { dot: true, basename: !pattern.includes('/') }));
-  return (relative) => matchers.some((matches) => matches(relative));
+  const byName: Array<(name: string) => boolean> = [];
+  const byPath: Array<(relative: string) => boolean> = [];
+  for (const pattern of patterns) {
+    if (pattern.trim() === '') continue;
+    const cleaned = pattern.replace(/^\.\//, '');
+    (cleaned.includes('/') ? byPath : byName).push(picomatch(cleaned, { dot: true }));
+  }
+  return (relative) => {
+    if (byName.length > 0) {
+      // Taking the name here is much cheaper than picomatch's own basename option on every entry of a walk.
+      const name = relative.slice(relative.lastIndexOf('/') + 1);
+      if (byName.some((matches) => matches(name))) return true;
+    }
+    return byPath.some((matches) => matches(relative));
+  };
 }
