@@ -13,6 +13,7 @@ const swapper = `
 const { existsSync, renameSync } = require('node:fs');
 const [swap, parkedDirectory, parkedLink, stopFile] = process.argv.slice(1);
 let flips = 0;
+process.stderr.write('started ');
 const deadline = Date.now() + 50000;
 while (Date.now() < deadline && !(flips % 200 === 0 && existsSync(stopFile))) {
   try { renameSync(swap, parkedDirectory); renameSync(parkedLink, swap); } catch {}
@@ -74,6 +75,11 @@ describe('check-then-use races', () => {
       child.stderr?.on('data', (chunk: Buffer) => {
         flips += chunk.toString();
       });
+      // Attack only once the swapper runs, however slowly a loaded machine starts it.
+      await new Promise<void>((resolve) => {
+        const check = () => (flips.startsWith('started') ? resolve() : setTimeout(check, 10));
+        check();
+      });
       const texts: string[] = [];
       let succeeded = 0;
       for (let round = 0; round < 40; round++) {
@@ -98,7 +104,7 @@ describe('check-then-use races', () => {
       }
       writeFileSync(join(fixture.base, 'stop'), '');
       await exited;
-      expect(Number(flips)).toBeGreaterThan(10);
+      expect(Number(flips.replace('started ', ''))).toBeGreaterThan(10);
       // Some calls must have won the race, or the test proves nothing.
       expect(succeeded).toBeGreaterThan(20);
       for (const text of texts) expect(text).not.toContain('RACE SECRET');
