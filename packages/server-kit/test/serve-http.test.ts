@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer, defineTool, type HttpListening, type HttpOptions, serveHttp } from '../src/index.js';
 import { initializeBody, jsonRpcHeaders, messagesOf, rawRequest } from './support/http-request.js';
@@ -44,6 +44,18 @@ describe('serveHttp guards', () => {
     const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
     expect(result.content).toEqual([{ type: 'text', text: 'hi' }]);
     await client.close();
+  });
+
+  it('warns when it serves a reachable address without a token, and not on loopback or with a token', async () => {
+    const warned: number[] = [];
+    for (const options of [{ host: '0.0.0.0' }, { host: '0.0.0.0', token: 't' }, {}]) {
+      const server = createServer({ name: 'exposed', version: '1', logLevel: 'emergency' });
+      const warning = vi.spyOn(server.log, 'warning');
+      open.push(await serveHttp(server, { port: 0, ...options }));
+      warned.push(warning.mock.calls.length);
+      if (warning.mock.calls.length > 0) expect(warning.mock.calls[0]?.[0]).toMatch(/without a bearer token/);
+    }
+    expect(warned).toEqual([1, 0, 0]);
   });
 
   it('answers 404 outside the endpoint path', async () => {

@@ -94,6 +94,12 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
   const sessions = new Map<string, OpenSession>();
   const loopbackOnly = isLoopbackHost(host);
+  if (!loopbackOnly && options.token === undefined) {
+    // Not refused (a trusted network or a proxy in front may do the checking), but never silent.
+    server.log.warning(
+      `Serving on ${host}, which other machines can reach, without a bearer token: anyone who can connect can call every tool.`,
+    );
+  }
 
   const closeSession = (id: string) => {
     const session = sessions.get(id);
