@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectHost } from '../src/host.js';
 import { collectLog, fixtureServer, isAlive, textOf } from './helpers.js';
@@ -74,6 +77,24 @@ describe('connecting stdio servers', () => {
     expect(host.registry.resolve('fragile__echo')).toBeDefined();
     const secondPid = textOf(await host.callTool('fragile__pid', {}));
     expect(secondPid).not.toBe(firstPid);
+  });
+
+  it('gives up restarting after the configured attempts and reports the server failed', async () => {
+    const log = collectLog();
+    const server = fixtureServer('doomed', 'echo-server.mjs');
+    const marker = join(mkdtempSync(join(tmpdir(), 'mcpkit-restart-')), 'started');
+    if (server.transport.kind === 'stdio') server.transport.env = { FIXTURE_START_ONCE: marker };
+    await using host = await connectHost(
+      { servers: [server] },
+      { log: log.sink, restart: { initialDelayMs: 50, maxAttempts: 2 } },
+    );
+    await host.callTool('doomed__crash', {});
+    const connection = host.connection('doomed');
+    await expect.poll(() => connection?.state, { timeout: 20_000 }).toBe('failed');
+    expect(connection?.error).toBe('the server stopped and did not come back after 2 restarts');
+    expect(log.lines.filter((line) => line.startsWith('[doomed] restart failed'))).toHaveLength(2);
+    expect(host.registry.resolve('doomed__echo')).toBeUndefined();
+    expect(textOf(await host.call('doomed', 'echo', { text: 'x' }))).toMatch(/did not come back after 2 restarts/);
   });
 
   it('ends a call that takes too long with an error result and tells the server to stop', async () => {

@@ -1,0 +1,27 @@
+import { expect, it } from 'vitest';
+import * as host from './index.js';
+
+// The public surface is a decision: adding or removing an export should be a visible change in review.
+it('exports exactly the public surface', () => {
+  expect(Object.keys(host).sort()).toEqual([
+    'Agent',
+    'HostError',
+    'ServerConnection',
+    'ToolRegistry',
+    'claudeDesktopConfigPath',
+    'connectHost',
+    'createAgent',
+    'createAnthropicModel',
+    'createOpenAIModel',
+    'defaultConfigPaths',
+    'defaultMaxSteps',
+    'findConfigFile',
+    'loadConfigFile',
+    'parseConfig',
+    'parseScript',
+    'samplingHandler',
+    'selectModel',
+    'startScriptedModel',
+    'translateSchema',
+  ]);
+});
