@@ -19,7 +19,10 @@ describe('PathGuard', () => {
   it('stores the real paths of the configured directories and refuses missing ones', async () => {
     const guard = await PathGuard.create([join(base, 'via-link'), allowed]);
     expect(guard.configured).toEqual([allowed]);
-    await expect(PathGuard.create([join(base, 'nope')])).rejects.toThrow(/does not exist/);
+    await expect(PathGuard.create([join(base, 'nope')])).rejects.toThrow(/None of the allowed directories/);
+    const partly = await PathGuard.create([join(base, 'nope'), allowed]);
+    expect(partly.configured).toEqual([allowed]);
+    expect(partly.skipped).toEqual([`Allowed directory ${join(base, 'nope')} does not exist.`]);
   });
 
   it('narrows to client roots inside the configured set and refuses roots that do not overlap', async () => {

@@ -50,27 +50,40 @@ export class PathGuard {
   private readonly narrowed = new WeakMap<readonly Root[], Promise<Scope>>();
   private readonly fixed: Scope;
 
-  private constructor(configured: readonly string[], options: ConfinementOptions) {
+  /** Directories given at start that were left out, with why (the official server also skips them). */
+  readonly skipped: readonly string[];
+
+  private constructor(configured: readonly string[], options: ConfinementOptions, skipped: readonly string[]) {
     this.configured = configured;
     this.options = options;
+    this.skipped = skipped;
     this.fixed = new Scope(configured, options);
   }
 
-  /** Resolves the configured directories to real paths; throws for one that does not exist or is not a directory. */
+  /**
+   * Resolves the configured directories to real paths. One that is missing or not a directory is skipped (and listed
+   * in `skipped`), as the official server does; when every one given is unusable, this throws.
+   */
   static async create(directories: readonly string[], options: ConfinementOptions = {}): Promise<PathGuard> {
     const real: string[] = [];
+    const skipped: string[] = [];
     for (const directory of directories) {
       const absolute = path.resolve(expandHome(directory));
-      let resolved: string;
       try {
-        resolved = await realpath(absolute);
+        const resolved = await realpath(absolute);
+        if (!(await stat(resolved)).isDirectory()) {
+          skipped.push(`Allowed directory ${directory} is not a directory.`);
+        } else if (!real.includes(resolved)) {
+          real.push(resolved);
+        }
       } catch (error) {
-        throw new Error(`Allowed directory ${directory} ${describe(error)}.`);
+        skipped.push(`Allowed directory ${directory} ${describe(error)}.`);
       }
-      if (!(await stat(resolved)).isDirectory()) throw new Error(`Allowed directory ${directory} is not a directory.`);
-      if (!real.includes(resolved)) real.push(resolved);
     }
-    return new PathGuard(real, options);
+    if (directories.length > 0 && real.length === 0) {
+      throw new Error(`None of the allowed directories can be used: ${skipped.join(' ')}`);
+    }
+    return new PathGuard(real, options, skipped);
   }
 
   /** The scope for one request: narrowed by the client's current roots, which take effect on the next request. */

@@ -1,4 +1,4 @@
-import { createServer, type KitServer } from '@mcpkit/server-kit';
+import { createServer, type KitServer, type LogLevel } from '@mcpkit/server-kit';
 import { PathGuard } from './client-roots.js';
 import { defaultLimits, type FilesystemLimits, type ToolDependencies } from './dependencies.js';
 import { fileResources, ReportedRoots } from './file-resources.js';
@@ -30,7 +30,7 @@ export interface FilesystemServerOptions {
   /** Caps of results; each cut result says how to get more. */
   limits?: Partial<FilesystemLimits>;
   /** The lowest level logged to stderr. */
-  logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+  logLevel?: LogLevel;
   /** Read grep's files on worker threads (default true); false keeps all work on the main thread. */
   workers?: boolean;
   /** The server's version, sent at initialization. */
@@ -71,7 +71,7 @@ export async function createFilesystemServer(options: FilesystemServerOptions): 
     createDirectory(dependencies),
     moveFile(dependencies),
   ];
-  return createServer({
+  const server = createServer({
     name: 'mcpkit-filesystem',
     version: options.version ?? '0.1.0',
     title: 'Filesystem',
@@ -87,4 +87,6 @@ export async function createFilesystemServer(options: FilesystemServerOptions): 
     onRootsChanged: (roots) => reported.update(roots),
     onClose: () => pool?.close(),
   });
+  for (const reason of guard.skipped) server.log.warning(`${reason} It is left out.`);
+  return server;
 }
