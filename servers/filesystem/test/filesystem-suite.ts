@@ -436,6 +436,24 @@ export function filesystemSuite(connect: Connect): void {
       expect(outside.text).toMatch(/do not overlap/);
     });
 
+    it('narrows file:// resources to the client roots too', async () => {
+      const sub = join(fixture.root, 'sub');
+      const client = await start({ roots: [{ uri: pathToFileURL(sub).href }] });
+      const nested = pathToFileURL(join(sub, 'nested.txt')).href;
+      // Resources learn the roots from the roots notification that follows initialization: wait for it.
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const read = await client.client.readResource({ uri: nested }).catch(() => undefined);
+        if (read) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect((await client.client.readResource({ uri: nested })).contents[0]).toMatchObject({
+        text: expect.stringContaining('nested needle'),
+      });
+      await expect(
+        client.client.readResource({ uri: pathToFileURL(join(fixture.root, 'hello.txt')).href }),
+      ).rejects.toThrow(/Access denied/);
+    });
+
     it('uses the client roots as the allowed set when started without directories', async () => {
       const client = await start({ directories: [], roots: [{ uri: pathToFileURL(fixture.outside).href }] });
       expect((await call(client, 'read_text_file', { path: 'secret.txt' })).text).toBe('TOP SECRET needle');
