@@ -1,5 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -84,9 +84,12 @@ function tokenMatches(header: string | undefined, token: string): boolean {
  * optionally requires a bearer token (401), caps request bodies (413), and bounds sessions by count and idle time.
  */
 export async function serveHttp(server: KitServer, options: HttpOptions = {}): Promise<HttpListening> {
-  // Loaded here rather than at the top: the HTTP transport and its web-stream adapters weigh on the start-up time of
-  // every stdio server, which never needs them.
-  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  // Loaded here rather than at the top: the HTTP transport, its web-stream adapters and node:http weigh on the
+  // start-up time of every stdio server, which never needs them.
+  const [{ StreamableHTTPServerTransport }, { createServer: createHttpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('node:http'),
+  ]);
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
