@@ -4,42 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fixturePath, isAlive } from './helpers.js';
+import { fixturePath, isAlive, type ProcessRun, runProcess } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../bin/mcpkit-host.js', import.meta.url));
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the built command line in a directory, with no model variables unless given. */
-function cli(args: string[], options: { cwd: string; input?: string; env?: Record<string, string> }): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const environment: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-    for (const name of [
-      'OPENAI_API_KEY',
-      'ANTHROPIC_API_KEY',
-      'OPENAI_BASE_URL',
-      'ANTHROPIC_BASE_URL',
-      'MCPKIT_MODEL',
-    ]) {
-      if (!options.env?.[name]) delete environment[name];
-    }
-    const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd, env: environment });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+function cli(
+  args: string[],
+  options: { cwd: string; input?: string; env?: Record<string, string> },
+): Promise<ProcessRun> {
+  const environment: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'MCPKIT_MODEL']) {
+    if (!options.env?.[name]) delete environment[name];
+  }
+  return runProcess(process.execPath, [bin, ...args], { ...options, env: environment });
 }
 
 function workspace(config: unknown, script?: unknown, file = 'mcp.json'): string {

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureNode22, ensureNpmTool } from '../../../scripts/tools/ensure-node22.mjs';
+import { runProcess } from './helpers.js';
 
 // The official conformance suite in client mode against `mcpkit-host conformance-client`. The suite needs Node 22,
 // installed from the npm registry into the ignored .tools folder; the host itself runs on this Node.
@@ -19,18 +19,9 @@ interface Check {
   errorMessage?: string;
 }
 
-function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.once('close', (code) => resolve({ code, output }));
-  });
+async function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
+  const result = await runProcess(command, args);
+  return { code: result.code, output: `${result.stdout}${result.stderr}` };
 }
 
 describe('the official MCP conformance suite, client mode', () => {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { defaultCallTimeoutMs, type ServerConfig } from '../src/config/server-config.js';
 
@@ -42,4 +43,36 @@ export function textOf(result: { content?: unknown }): string {
     .filter((block) => block.type === 'text')
     .map((block) => block.text)
     .join('\n');
+}
+
+/** What a finished process printed and how it ended. */
+export interface ProcessRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end with the given stdin, collecting its output. */
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
 }

@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProcessRun, runProcess } from './helpers.js';
 
 // End-to-end: the built mcpkit-host runs a scripted model against the three reference servers, each started from its
 // bin. Skipped when a server is not built (its package is built by its own pipeline).
@@ -16,21 +17,8 @@ const built = ['database', 'filesystem', 'search'].every((name) =>
 
 let directory = '';
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [hostBin, ...args], { cwd: directory });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
+function run(args: string[]): Promise<ProcessRun> {
+  return runProcess(process.execPath, [hostBin, ...args], { cwd: directory });
 }
 
 describe.skipIf(!built)('mcpkit-host run against the reference servers', () => {

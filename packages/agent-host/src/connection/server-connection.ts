@@ -64,6 +64,21 @@ interface Session {
 
 const maxPages = 100;
 
+/** Follows `nextCursor` through a paginated list, up to a bound so that a server that always has more cannot hang. */
+async function allPages<T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const result = await fetchPage(cursor);
+    items.push(...result.items);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return items;
+}
+
 /** An error result the model can read, for a call that never got a real one. */
 export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
@@ -189,37 +204,28 @@ export class ServerConnection {
 
   private async loadLists(session: Session): Promise<void> {
     const capabilities = session.client.getServerCapabilities() ?? {};
-    const timeout = this.config.startupTimeoutMs;
-    const tools: Tool[] = [];
-    const prompts: Prompt[] = [];
-    const resources: Resource[] = [];
-    if (capabilities.tools) {
-      let cursor: string | undefined;
-      for (let page = 0; page < maxPages; page++) {
-        const result = await session.client.listTools(cursor ? { cursor } : {}, { timeout });
-        tools.push(...result.tools);
-        cursor = result.nextCursor;
-        if (!cursor) break;
-      }
-    }
-    if (capabilities.prompts) {
-      let cursor: string | undefined;
-      for (let page = 0; page < maxPages; page++) {
-        const result = await session.client.listPrompts(cursor ? { cursor } : {}, { timeout });
-        prompts.push(...result.prompts);
-        cursor = result.nextCursor;
-        if (!cursor) break;
-      }
-    }
-    if (capabilities.resources) {
-      let cursor: string | undefined;
-      for (let page = 0; page < maxPages; page++) {
-        const result = await session.client.listResources(cursor ? { cursor } : {}, { timeout });
-        resources.push(...result.resources);
-        cursor = result.nextCursor;
-        if (!cursor) break;
-      }
-    }
+    const options = { timeout: this.config.startupTimeoutMs };
+    const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
+    const [tools, prompts, resources] = await Promise.all([
+      capabilities.tools
+        ? allPages(async (cursor) => {
+            const result = await session.client.listTools(page(cursor), options);
+            return { items: result.tools, nextCursor: result.nextCursor };
+          })
+        : [],
+      capabilities.prompts
+        ? allPages(async (cursor) => {
+            const result = await session.client.listPrompts(page(cursor), options);
+            return { items: result.prompts, nextCursor: result.nextCursor };
+          })
+        : [],
+      capabilities.resources
+        ? allPages(async (cursor) => {
+            const result = await session.client.listResources(page(cursor), options);
+            return { items: result.resources, nextCursor: result.nextCursor };
+          })
+        : [],
+    ]);
     this.tools = tools.filter((tool) => toolAllowed(this.config.tools, tool.name));
     this.prompts = prompts;
     this.resources = resources;
