@@ -1,16 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ErrorCode,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { errorMessage, HostError } from '../errors.js';
-import { type ClientRequestHandlers, clientCapabilities, installClientRequestHandlers } from './client-requests.js';
-import { httpTransport } from './http-transport.js';
+import type { ClientRequestHandlers } from './client-requests.js';
+import { listEverything, openSession, type ServerLists, type Session } from './open-session.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import { toolAllowed } from './tool-filter.js';
 import type {
@@ -55,28 +47,6 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the server's configured call timeout. */
   timeoutMs?: number;
-}
-
-interface Session {
-  client: Client;
-  transport: Transport;
-}
-
-const maxPages = 100;
-
-/** Follows `nextCursor` through a paginated list, up to a bound so that a server that always has more cannot hang. */
-async function allPages<T>(
-  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
-): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < maxPages; page++) {
-    const result = await fetchPage(cursor);
-    items.push(...result.items);
-    cursor = result.nextCursor;
-    if (!cursor) break;
-  }
-  return items;
 }
 
 /** An error result the model can read, for a call that never got a real one. */
@@ -141,54 +111,13 @@ export class ServerConnection {
     this.options.onChange?.(this);
   }
 
-  private async connectWith(transport: Transport): Promise<Session> {
-    const client = new Client(this.options.clientInfo ?? { name: 'mcpkit-host', version: '0.1.0' }, {
-      capabilities: clientCapabilities(this.options.handlers),
-    });
-    installClientRequestHandlers(client, this.name, this.options.handlers);
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refresh());
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.refresh());
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.refresh());
-    // Protocol errors (a bad message, a failed send) are not fatal: the request concerned fails on its own.
-    client.onerror = () => {};
-    try {
-      await client.connect(transport, { timeout: this.config.startupTimeoutMs });
-    } catch (error) {
-      await transport.close().catch(() => {});
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        throw new Error(`no answer to initialize within ${this.config.startupTimeoutMs} ms`);
-      }
-      if (transport instanceof GroupStdioTransport && transport.exitDescription) {
-        throw new Error(`the process ${transport.exitDescription} before answering initialize`);
-      }
-      throw error;
-    }
-    return { client, transport };
-  }
-
-  private async openTransport(): Promise<Session> {
-    const transport = this.config.transport;
-    if (transport.kind === 'stdio') {
-      return this.connectWith(new GroupStdioTransport({ name: this.name, ...transport, log: this.options.log }));
-    }
-    if (transport.mode === 'sse') return this.connectWith(httpTransport(transport.url, transport.headers, 'sse'));
-    try {
-      return await this.connectWith(httpTransport(transport.url, transport.headers, 'streamable'));
-    } catch (error) {
-      if (transport.mode === 'streamable') throw error;
-      // An older server answers the Streamable HTTP POST with an error; try the legacy transport before giving up.
-      try {
-        const session = await this.connectWith(httpTransport(transport.url, transport.headers, 'sse'));
-        this.options.log(this.name, 'connected with the legacy HTTP+SSE transport');
-        return session;
-      } catch {
-        throw error;
-      }
-    }
-  }
-
   private async open(): Promise<void> {
-    const session = await this.openTransport();
+    const session = await openSession(this.config, {
+      log: this.options.log,
+      handlers: this.options.handlers,
+      ...(this.options.clientInfo ? { clientInfo: this.options.clientInfo } : {}),
+      onListChanged: () => this.refresh(),
+    });
     this.session = session;
     session.client.onclose = () => this.onClosed(session);
     const version = session.client.getServerVersion();
@@ -198,37 +127,21 @@ export class ServerConnection {
       version: version?.version ?? '',
       ...(instructions ? { instructions } : {}),
     };
-    await this.loadLists(session);
+    try {
+      this.applyLists(await listEverything(session, this.config.startupTimeoutMs));
+    } catch (error) {
+      // A server that initializes but cannot list is not usable; end it rather than leave its process behind.
+      this.session = undefined;
+      await session.client.close().catch(() => {});
+      throw error;
+    }
     this.setState('ready');
   }
 
-  private async loadLists(session: Session): Promise<void> {
-    const capabilities = session.client.getServerCapabilities() ?? {};
-    const options = { timeout: this.config.startupTimeoutMs };
-    const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
-    const [tools, prompts, resources] = await Promise.all([
-      capabilities.tools
-        ? allPages(async (cursor) => {
-            const result = await session.client.listTools(page(cursor), options);
-            return { items: result.tools, nextCursor: result.nextCursor };
-          })
-        : [],
-      capabilities.prompts
-        ? allPages(async (cursor) => {
-            const result = await session.client.listPrompts(page(cursor), options);
-            return { items: result.prompts, nextCursor: result.nextCursor };
-          })
-        : [],
-      capabilities.resources
-        ? allPages(async (cursor) => {
-            const result = await session.client.listResources(page(cursor), options);
-            return { items: result.resources, nextCursor: result.nextCursor };
-          })
-        : [],
-    ]);
-    this.tools = tools.filter((tool) => toolAllowed(this.config.tools, tool.name));
-    this.prompts = prompts;
-    this.resources = resources;
+  private applyLists(lists: ServerLists): void {
+    this.tools = lists.tools.filter((tool) => toolAllowed(this.config.tools, tool.name));
+    this.prompts = lists.prompts;
+    this.resources = lists.resources;
   }
 
   /** Lists everything again (on `list_changed`) and tells the host. */
@@ -236,7 +149,7 @@ export class ServerConnection {
     const session = this.session;
     if (!session || this.state !== 'ready') return;
     try {
-      await this.loadLists(session);
+      this.applyLists(await listEverything(session, this.config.startupTimeoutMs));
       this.options.onChange?.(this);
     } catch (error) {
       this.options.log(this.name, `could not refresh its lists: ${errorMessage(error)}`);

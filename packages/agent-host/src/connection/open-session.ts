@@ -1,0 +1,132 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ServerConfig } from '../config/server-config.js';
+import { type ClientRequestHandlers, clientCapabilities, installClientRequestHandlers } from './client-requests.js';
+import { httpTransport } from './http-transport.js';
+import { GroupStdioTransport } from './stdio-transport.js';
+import type { Prompt, Resource, ServerLogSink, Tool } from './types.js';
+
+/** An initialized connection to one server. */
+export interface Session {
+  client: Client;
+  transport: Transport;
+}
+
+/** What opening a session needs besides the server's config. */
+export interface SessionOptions {
+  log: ServerLogSink;
+  handlers: ClientRequestHandlers;
+  clientInfo?: { name: string; version: string };
+  /** Called when the server says its tools, prompts or resources changed. */
+  onListChanged(): void;
+}
+
+/** Everything a server offers, all pages read. */
+export interface ServerLists {
+  tools: Tool[];
+  prompts: Prompt[];
+  resources: Resource[];
+}
+
+const maxPages = 100;
+
+async function connectWith(transport: Transport, config: ServerConfig, options: SessionOptions): Promise<Session> {
+  const client = new Client(options.clientInfo ?? { name: 'mcpkit-host', version: '0.1.0' }, {
+    capabilities: clientCapabilities(options.handlers),
+  });
+  installClientRequestHandlers(client, config.name, options.handlers);
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onListChanged());
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => options.onListChanged());
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => options.onListChanged());
+  // Protocol errors (a bad message, a failed send) are not fatal: the request concerned fails on its own.
+  client.onerror = () => {};
+  try {
+    await client.connect(transport, { timeout: config.startupTimeoutMs });
+  } catch (error) {
+    await transport.close().catch(() => {});
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      throw new Error(`no answer to initialize within ${config.startupTimeoutMs} ms`);
+    }
+    if (transport instanceof GroupStdioTransport && transport.exitDescription) {
+      throw new Error(`the process ${transport.exitDescription} before answering initialize`);
+    }
+    throw error;
+  }
+  return { client, transport };
+}
+
+/**
+ * Starts the server (a process group, or an HTTP connection falling back to legacy SSE) and initializes it. Throws
+ * with a reason a person can act on when it cannot.
+ */
+export async function openSession(config: ServerConfig, options: SessionOptions): Promise<Session> {
+  const transport = config.transport;
+  if (transport.kind === 'stdio') {
+    return connectWith(new GroupStdioTransport({ name: config.name, ...transport, log: options.log }), config, options);
+  }
+  if (transport.mode === 'sse')
+    return connectWith(httpTransport(transport.url, transport.headers, 'sse'), config, options);
+  try {
+    return await connectWith(httpTransport(transport.url, transport.headers, 'streamable'), config, options);
+  } catch (error) {
+    if (transport.mode === 'streamable') throw error;
+    // An older server answers the Streamable HTTP POST with an error; try the legacy transport before giving up.
+    try {
+      const session = await connectWith(httpTransport(transport.url, transport.headers, 'sse'), config, options);
+      options.log(config.name, 'connected with the legacy HTTP+SSE transport');
+      return session;
+    } catch {
+      throw error;
+    }
+  }
+}
+
+/** Follows `nextCursor` through a paginated list, up to a bound so that a server that always has more cannot hang. */
+async function allPages<T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const result = await fetchPage(cursor);
+    items.push(...result.items);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return items;
+}
+
+/** Lists the tools, prompts and resources of the capabilities the server declared, all pages. */
+export async function listEverything(session: Session, timeout: number): Promise<ServerLists> {
+  const capabilities = session.client.getServerCapabilities() ?? {};
+  const options = { timeout };
+  const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
+  const [tools, prompts, resources] = await Promise.all([
+    capabilities.tools
+      ? allPages(async (cursor) => {
+          const result = await session.client.listTools(page(cursor), options);
+          return { items: result.tools, nextCursor: result.nextCursor };
+        })
+      : [],
+    capabilities.prompts
+      ? allPages(async (cursor) => {
+          const result = await session.client.listPrompts(page(cursor), options);
+          return { items: result.prompts, nextCursor: result.nextCursor };
+        })
+      : [],
+    capabilities.resources
+      ? allPages(async (cursor) => {
+          const result = await session.client.listResources(page(cursor), options);
+          return { items: result.resources, nextCursor: result.nextCursor };
+        })
+      : [],
+  ]);
+  return { tools, prompts, resources };
+}
