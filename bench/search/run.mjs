@@ -2,6 +2,7 @@
 // Usage: node bench/search/run.mjs [--files N] [--iterations N]   (build first: npx turbo run build)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnTestClient } from '@mcpkit/server-kit/testing';
@@ -107,12 +108,15 @@ async function main() {
 
   const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
   const rows = [
+    `Load average at the end: ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(', ')} on ${cpus().length} cores.`,
     `Corpus: ${generated.files.toLocaleString('en-US')} files, ${mb(generated.bytes)} of text; index file ${mb(indexBytes)}; ${iterations} queries each.`,
     '',
     '| measure | mcpkit-search | ripgrep scan | ratio (rg / mcpkit) |',
     '|---|---:|---:|---:|',
-    `| full index build | ${(build.ms / 1000).toFixed(1)} s (peak RSS ${build.maxRssMb.toFixed(0)} MB) | | |`,
-    `| unchanged re-index | ${(reindex.ms / 1000).toFixed(2)} s | | |`,
+    `| full index build | ${(build.ms / 1000).toFixed(1)} s (${(build.cpuMs / 1000).toFixed(1)} s CPU, peak RSS ${build.maxRssMb.toFixed(0)} MB) | | |`,
+    `| unchanged re-index | ${(reindex.ms / 1000).toFixed(2)} s (${(reindex.cpuMs / 1000).toFixed(2)} s CPU) | | |`,
   ];
   for (const query of queries) {
     const ours = mcp[query];
