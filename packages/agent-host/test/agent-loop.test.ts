@@ -154,6 +154,17 @@ describe('the agent loop with server requests', () => {
       .toEqual([{ type: 'text', text: '1' }]);
   });
 
+  it('cancels a run while the model is still answering', async () => {
+    await using scripted = await startScriptedModel([{ text: 'Too late.', delayMs: 20_000 }]);
+    await using host = await connectHost({ servers: [] }, quiet);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    const result = await createAgent({ host, model: scripted.model() }).run('Hello?', { signal: controller.signal });
+    expect(result).toMatchObject({ stoppedBy: 'cancelled', answer: '', steps: 0 });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('answers sampling with the host model when allowed, and refuses it when denied', async () => {
     await using scripted = await startScriptedModel([
       { toolCalls: [{ name: 'work__summarize', arguments: { text: 'a long text' } }] },
@@ -181,7 +192,29 @@ describe('the agent loop with server requests', () => {
       { servers: [fixtureServer('work', 'echo-server.mjs')] },
       { ...quiet, sample: samplingHandler({ policy: 'ask', model }) },
     );
-    expect(JSON.stringify((await asked.call('work', 'summarize', { text: 'x' })).content)).toContain('declined');
+    expect(JSON.stringify((await asked.call('work', 'summarize', { text: 'x' })).content)).toContain(
+      "needs the user's consent and no one can be asked",
+    );
+
+    const confirmed: string[] = [];
+    await using consenting = await connectHost(
+      { servers: [fixtureServer('work', 'echo-server.mjs')] },
+      {
+        ...quiet,
+        sample: samplingHandler({
+          policy: 'ask',
+          model,
+          confirm: async (request) => {
+            confirmed.push(request.messages[0]?.text ?? '');
+            return false;
+          },
+        }),
+      },
+    );
+    expect(JSON.stringify((await consenting.call('work', 'summarize', { text: 'y' })).content)).toContain(
+      'The user declined the sampling request of server \\"work\\"',
+    );
+    expect(confirmed).toEqual(['Summarize: y']);
   });
 
   it('asks the user to fill in a form when a handler is given', async () => {

@@ -136,7 +136,14 @@ export class Agent {
       const stepStarted = performance.now();
       const stepUsage = { ...usage };
       this.emit({ type: 'step-start', step });
-      const response = await ask(step, 'auto');
+      let response: Awaited<ReturnType<typeof ask>>;
+      try {
+        response = await ask(step, 'auto');
+      } catch (error) {
+        // Cancelling during the model request ends the run like cancelling during the tool calls.
+        if (signal?.aborted) return finish('', step - 1, 'cancelled');
+        throw error;
+      }
       const endStep = () =>
         this.emit({
           type: 'step-end',
@@ -161,7 +168,13 @@ export class Agent {
       if (step === maxSteps) {
         // One more request, for an answer with what the model has; tools stay listed because Anthropic requires
         // them when the conversation holds tool calls, but the model is told not to use them.
-        const final = await ask(step + 1, 'none');
+        let final: Awaited<ReturnType<typeof ask>>;
+        try {
+          final = await ask(step + 1, 'none');
+        } catch (error) {
+          if (signal?.aborted) return finish('', step, 'cancelled');
+          throw error;
+        }
         if (final.toolCalls.length > 0) {
           this.messages.push({
             role: 'tool',

@@ -23,8 +23,16 @@ export function samplingHandler(
     if (options.policy === 'deny') {
       throw new HostError('USAGE', `The host does not let servers use its model (server "${request.server}" asked).`);
     }
-    if (options.policy === 'ask' && !(await options.confirm?.(request))) {
-      throw new HostError('USAGE', `The user declined the sampling request of server "${request.server}".`);
+    if (options.policy === 'ask') {
+      if (!options.confirm) {
+        throw new HostError(
+          'USAGE',
+          `Sampling declined: server "${request.server}" needs the user's consent and no one can be asked here.`,
+        );
+      }
+      if (!(await options.confirm(request))) {
+        throw new HostError('USAGE', `The user declined the sampling request of server "${request.server}".`);
+      }
     }
     const response = await options.model.complete({
       ...(request.systemPrompt ? { system: request.systemPrompt } : {}),

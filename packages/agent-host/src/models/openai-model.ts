@@ -86,6 +86,7 @@ interface Chunk {
 export function createOpenAIModel(options: OpenAIModelOptions): Model {
   const baseUrl = (options.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
   const label = `OpenAI-compatible API at ${baseUrl}`;
+  const officialApi = new URL(baseUrl).hostname === 'api.openai.com';
   return {
     provider: 'openai',
     name: options.model,
@@ -94,7 +95,9 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
         model: options.model,
         stream: true,
         stream_options: { include_usage: true },
-        max_tokens: request.maxTokens ?? defaultMaxTokens,
+        // OpenAI's own API wants max_completion_tokens (its reasoning models refuse max_tokens); compatible servers
+        // such as Ollama, vLLM and llama.cpp know max_tokens.
+        [officialApi ? 'max_completion_tokens' : 'max_tokens']: request.maxTokens ?? defaultMaxTokens,
         messages: toOpenAIMessages(request.system, request.messages),
         ...(request.tools.length > 0
           ? {
