@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer, defineTool, type HttpListening, type HttpOptions, serveHttp } from '../src/index.js';
-import { initializeBody, jsonRpcHeaders, messagesOf, rawRequest } from './support/http-request.js';
+import { initializeBody, jsonRpcHeaders, messagesOf, openEventStream, rawRequest } from './support/http-request.js';
 import { waitingTool } from './support/waiting-tool.js';
 
 const echo = defineTool({
@@ -161,20 +161,21 @@ describe('serveHttp sessions', () => {
     ]);
   });
 
+  // Raw sessions, so that no background request (an SDK client's GET stream) touches a session behind the test's back.
+  const openSession = async (url: string) =>
+    (await rawRequest(url, { headers: jsonRpcHeaders, body: initializeBody })).headers['mcp-session-id'] as string;
+  const pingStatus = async (url: string, sessionId: string) =>
+    (
+      await rawRequest(url, {
+        headers: { ...jsonRpcHeaders, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
+      })
+    ).status;
+
   it('closes the longest-idle session when the cap is reached', async () => {
-    // Raw sessions, so that no background request (an SDK client's GET stream) touches a session behind the test's back.
     const { listening, server } = await listen({ maxSessions: 2 });
-    const open = async () =>
-      (await rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody })).headers[
-        'mcp-session-id'
-      ] as string;
-    const ping = async (sessionId: string) =>
-      (
-        await rawRequest(listening.url, {
-          headers: { ...jsonRpcHeaders, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
-        })
-      ).status;
+    const open = () => openSession(listening.url);
+    const ping = (sessionId: string) => pingStatus(listening.url, sessionId);
     const first = await open();
     const second = await open();
     await new Promise((resolve) => setTimeout(resolve, 5)); // a clock tick, so that the touch below is newer
@@ -187,14 +188,39 @@ describe('serveHttp sessions', () => {
     expect(await ping(third)).toBe(200);
   });
 
+  it('closes an idle session before a busy one when the cap is reached', async () => {
+    const { listening } = await listen({ maxSessions: 2 });
+    const busy = await openSession(listening.url);
+    const stream = await openEventStream(listening.url, busy);
+    expect(stream.status).toBe(200);
+    const idle = await openSession(listening.url);
+    await new Promise((resolve) => setTimeout(resolve, 5)); // a clock tick, so that the touch below is newer
+    expect(await pingStatus(listening.url, idle)).toBe(200); // newer than the busy session's last request
+    await openSession(listening.url);
+    expect(await pingStatus(listening.url, idle)).toBe(404);
+    expect(await pingStatus(listening.url, busy)).toBe(200);
+    stream.close();
+  });
+
+  it('keeps a session with an open stream past the idle limit, and closes it once the stream ends', async () => {
+    const { listening } = await listen({ sessionIdleMs: 500 });
+    const sessionId = await openSession(listening.url);
+    const stream = await openEventStream(listening.url, sessionId);
+    expect(stream.status).toBe(200);
+    // Absence cannot be polled for: wait several sweeps, then check that the session is still there.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(listening.sessionCount).toBe(1);
+    stream.close();
+    await expect.poll(() => listening.sessionCount).toBe(0);
+  });
+
   it('closes a session idle for longer than the idle limit', async () => {
     const { listening, server } = await listen({ sessionIdleMs: 200 });
-    const { client } = await connectClient(listening.url);
+    const sessionId = await openSession(listening.url);
     // no check that the session exists first: on a loaded machine the sweeper may already have closed it
     await expect.poll(() => listening.sessionCount).toBe(0);
     await expect.poll(() => server.sessionCount).toBe(0);
-    await expect(client.ping()).rejects.toThrow(/404|Session not found/);
-    await client.close();
+    expect(await pingStatus(listening.url, sessionId)).toBe(404);
   });
 
   it('ends a session on DELETE', async () => {

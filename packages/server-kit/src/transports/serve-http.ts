@@ -24,9 +24,9 @@ export interface HttpOptions {
   stateless?: boolean;
   /** Largest request body accepted, in bytes (default 4 MiB); larger gets 413. */
   maxBodyBytes?: number;
-  /** Most sessions open at once (default 100); past it the longest-idle session is closed. */
+  /** Most sessions open at once (default 100); past it the longest-idle session is closed (busy ones last). */
   maxSessions?: number;
-  /** A session idle this long is closed (default 30 minutes). */
+  /** A session idle this long is closed (default 30 minutes); one with a response still open is not idle. */
   sessionIdleMs?: number;
   /** Close on SIGINT and SIGTERM (default false; the command-line helper turns it on). */
   handleSignals?: boolean;
@@ -48,6 +48,8 @@ export interface HttpListening {
 interface OpenSession {
   transport: StreamableHTTPServerTransport;
   lastUsed: number;
+  /** Responses still open (a long tool call, a client's GET stream): a session with any is busy, not idle. */
+  open: number;
 }
 
 function sendJsonRpcError(response: ServerResponse, status: number, code: number, message: string, headers = {}) {
@@ -126,6 +128,11 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       const session = sessions.get(sessionId);
       if (!session) return sendJsonRpcError(response, 404, -32001, 'Session not found: start a new session.');
       session.lastUsed = Date.now();
+      session.open += 1;
+      response.once('close', () => {
+        session.open -= 1;
+        session.lastUsed = Date.now();
+      });
       await session.transport.handleRequest(request, response, body);
       return;
     }
@@ -133,13 +140,16 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       return sendJsonRpcError(response, 400, -32000, 'Bad request: no valid session id; send initialize first.');
     }
     if (sessions.size >= maxSessions) {
-      const idlest = [...sessions.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
+      // The longest-idle session goes first; a busy one only when every session is busy.
+      const idlest = [...sessions.entries()].sort(
+        ([, a], [, b]) => Number(a.open > 0) - Number(b.open > 0) || a.lastUsed - b.lastUsed,
+      )[0];
       if (idlest) closeSession(idlest[0]);
     }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, lastUsed: Date.now() });
+        sessions.set(id, { transport, lastUsed: Date.now(), open: 0 });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -204,7 +214,9 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
   const sweeper = setInterval(
     () => {
       const now = Date.now();
-      for (const [id, session] of sessions) if (now - session.lastUsed > sessionIdleMs) closeSession(id);
+      for (const [id, session] of sessions) {
+        if (session.open === 0 && now - session.lastUsed > sessionIdleMs) closeSession(id);
+      }
     },
     Math.min(sessionIdleMs, 60_000),
   );

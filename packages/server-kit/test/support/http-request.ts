@@ -53,3 +53,22 @@ export function messagesOf(body: string): Record<string, unknown>[] {
     .filter((line) => line.startsWith('data: ') && line.length > 'data: '.length)
     .map((line) => JSON.parse(line.slice('data: '.length)) as Record<string, unknown>);
 }
+
+/** Opens a session's standalone GET event stream and keeps it open until `close()`, as a listening client does. */
+export function openEventStream(url: string, sessionId: string): Promise<{ status: number; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      {
+        method: 'GET',
+        headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+      },
+      (response) => {
+        response.resume();
+        resolve({ status: response.statusCode ?? 0, close: () => request.destroy() });
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
