@@ -264,6 +264,16 @@ export function filesystemSuite(connect: Connect): void {
       expect(cursor).toBeDefined();
       const next = await call(client, 'directory_tree', { path: '.', format: 'compact', cursor });
       expect(next.text.split('\n')[0]).not.toBe('.gitignore');
+      // A JSON page that starts inside a directory repeats its ancestors, so every page parses on its own.
+      const onePerPage = await start({ limits: { treeEntries: 1 } });
+      const firstJson = await call(onePerPage, 'directory_tree', { path: 'sub' });
+      const [firstBody, firstNote] = firstJson.text.split('\n');
+      expect(JSON.parse(firstBody ?? '')).toEqual([{ name: 'deeper', type: 'directory', children: [] }]);
+      const jsonCursor = /cursor="([^"]+)"/.exec(firstNote ?? '')?.[1];
+      const secondJson = await call(onePerPage, 'directory_tree', { path: 'sub', cursor: jsonCursor });
+      expect(JSON.parse(secondJson.text.split('\n')[0] ?? '')).toEqual([
+        { name: 'deeper', type: 'directory', children: [{ name: 'deep.md', type: 'file' }] },
+      ]);
       const excluded = await call(client, 'directory_tree', {
         path: 'sub',
         excludePatterns: ['deeper'],
