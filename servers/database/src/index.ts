@@ -10,10 +10,12 @@ export type {
   TableDescription,
   TableSummary,
 } from './engines/engine.js';
+export type { PostgresEngineOptions } from './engines/postgres/postgres-engine.js';
+export { openPostgresEngine } from './engines/postgres/postgres-engine.js';
 export type { SqliteEngineOptions } from './engines/sqlite/sqlite-engine.js';
 export { openSqliteEngine } from './engines/sqlite/sqlite-engine.js';
 export type { SampleDatabaseSummary } from './sample-database.js';
 export { createSampleDatabase } from './sample-database.js';
 export type { DatabaseServerOptions } from './server.js';
-export { createDatabaseServer } from './server.js';
-export { checkStatement, destructiveReason, StatementError } from './statement-safety.js';
+export { createDatabaseServer, isPostgresUrl } from './server.js';
+export { checkPostgresStatement, checkStatement, destructiveReason, StatementError } from './statement-safety.js';

@@ -38,8 +38,9 @@ await runServerCommand(
   {
     name: 'mcpkit-database',
     version,
-    description: 'An MCP server for a SQLite database: read-only by default, bounded queries, schema as resources.',
-    positionals: 'FILE.sqlite  (or: mcpkit-database sample FILE, to write the demo database)',
+    description:
+      'An MCP server for a SQLite or PostgreSQL database: read-only by default, bounded queries, schema as resources.',
+    positionals: 'FILE.sqlite | postgres://USER:PASSWORD@HOST:PORT/DATABASE  (or: mcpkit-database sample FILE)',
     requirePositionals: true,
     flags: {
       'allow-write': { type: 'boolean', description: 'Open the database for writing and offer the execute tool' },

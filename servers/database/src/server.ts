@@ -1,7 +1,14 @@
 import { createServer, type KitServer, type LogLevel } from '@mcpkit/server-kit';
 import { type DatabaseDependencies, type DatabaseLimits, defaultLimits } from './dependencies.js';
 import type { DatabaseEngine } from './engines/engine.js';
+import { openPostgresEngine } from './engines/postgres/postgres-engine.js';
 import { openSqliteEngine } from './engines/sqlite/sqlite-engine.js';
+
+/** Whether a server argument names a PostgreSQL database rather than a SQLite file. */
+export function isPostgresUrl(value: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(value);
+}
+
 import { exploreDatabasePrompt, writeQueryPrompt } from './prompts/database-prompts.js';
 import { schemaResource, tableResources } from './resources/schema-resources.js';
 import { describeTable } from './tools/describe-table.js';
@@ -12,7 +19,7 @@ import { query } from './tools/query.js';
 
 /** How a database server is set up. */
 export interface DatabaseServerOptions {
-  /** The SQLite file to serve; ignored when `engine` is given. */
+  /** The SQLite file, or a `postgres://` URL, to serve; ignored when `engine` is given. */
   file?: string;
   /** An engine opened by the caller (the server closes it when it closes). */
   engine?: DatabaseEngine;
@@ -33,13 +40,19 @@ export async function createDatabaseServer(options: DatabaseServerOptions): Prom
   const limits: DatabaseLimits = { ...defaultLimits, ...options.limits };
   let engine = options.engine;
   if (!engine) {
-    if (!options.file) throw new Error('createDatabaseServer needs a file or an engine.');
-    engine = await openSqliteEngine({
-      file: options.file,
-      writable: options.allowWrite ?? false,
-      create: options.create ?? false,
-      timeoutMs: limits.timeoutMs,
-    });
+    if (!options.file) throw new Error('createDatabaseServer needs a file, a postgres:// URL, or an engine.');
+    engine = isPostgresUrl(options.file)
+      ? await openPostgresEngine({
+          url: options.file,
+          writable: options.allowWrite ?? false,
+          timeoutMs: limits.timeoutMs,
+        })
+      : await openSqliteEngine({
+          file: options.file,
+          writable: options.allowWrite ?? false,
+          create: options.create ?? false,
+          timeoutMs: limits.timeoutMs,
+        });
   }
   const dependencies: DatabaseDependencies = { engine, limits };
   const reading = [

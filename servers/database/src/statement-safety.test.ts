@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sqlTokens } from './sql-words.js';
-import { checkStatement, destructiveReason, StatementError } from './statement-safety.js';
+import { checkPostgresStatement, checkStatement, destructiveReason, StatementError } from './statement-safety.js';
 
 const reads = { readonly: true, reader: true };
 
@@ -84,5 +84,38 @@ describe('destructiveReason', () => {
     ['TRUNCATE orders', 'TRUNCATE removes every row of the table'],
   ])('%s', (sql, reason) => {
     expect(destructiveReason(sql)).toBe(reason);
+  });
+});
+
+describe('checkPostgresStatement', () => {
+  it('refuses a second statement hidden after comments, strings or dollar quotes, but not a semicolon at the end', () => {
+    expect(() => checkPostgresStatement('SELECT 1; DELETE FROM t', 'read')).toThrow(/more than one statement/);
+    expect(() => checkPostgresStatement("SELECT ';' -- x\n; COMMIT", 'write')).toThrow(/more than one statement/);
+    expect(() => checkPostgresStatement('SELECT $q$;$q$; DROP TABLE t', 'read')).toThrow(/more than one statement/);
+    expect(() => checkPostgresStatement('SELECT $q$; DROP TABLE t$q$;', 'read')).not.toThrow();
+  });
+
+  it('runs only reads in read mode, and never EXPLAIN ANALYZE or row locks there', () => {
+    expect(() => checkPostgresStatement('TABLE users', 'read')).not.toThrow();
+    expect(() => checkPostgresStatement('show search_path', 'read')).not.toThrow();
+    expect(() => checkPostgresStatement('UPDATE t SET a = 1', 'read')).toThrow(/UPDATE is refused/);
+    expect(() => checkPostgresStatement('EXPLAIN (ANALYSE) SELECT 1', 'read')).toThrow(/EXPLAIN ANALYZE/);
+    expect(() => checkPostgresStatement('SELECT * FROM t FOR NO KEY UPDATE', 'read')).toThrow(/row locks/);
+    expect(() => checkPostgresStatement('UPDATE t SET a = 1', 'write')).not.toThrow();
+  });
+
+  it.each([
+    "COPY t FROM '/etc/passwd'",
+    'ALTER SYSTEM SET fsync = off',
+    'SELECT "pg_read_binary_file"(\'x\')',
+    "SELECT lo_import('/etc/passwd')",
+    "SELECT setval('s', 1)",
+    'select pg_advisory_xact_lock(1)',
+    "SELECT pg_notify('c', 'x')",
+    'LISTEN c',
+    'RESET ALL',
+  ])('refuses %s in both modes', (sql) => {
+    expect(() => checkPostgresStatement(sql, 'read')).toThrow(StatementError);
+    expect(() => checkPostgresStatement(sql, 'write')).toThrow(StatementError);
   });
 });

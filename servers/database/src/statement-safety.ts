@@ -101,8 +101,14 @@ export function checkStatement(sql: string, facts: StatementFacts, mode: Stateme
   }
   if (first === 'PRAGMA') checkPragma(tokens);
   tokens.forEach((token, index) => {
-    if (token.kind === 'word' && refusedFunctions.has(token.value) && tokens[index + 1]?.value === '(') {
-      refuse(`${token.value.toLowerCase()}() is refused: it reaches outside the database.`);
+    // A quoted name ("load_extension") calls the same function: compare names whatever their quoting.
+    const name = token.kind === 'quoted' ? token.value.toUpperCase() : token.value;
+    if (
+      (token.kind === 'word' || token.kind === 'quoted') &&
+      refusedFunctions.has(name) &&
+      tokens[index + 1]?.value === '('
+    ) {
+      refuse(`${name.toLowerCase()}() is refused: it reaches outside the database.`);
     }
   });
   if (mode === 'read') {
@@ -141,4 +147,88 @@ export function destructiveReason(sql: string): string | undefined {
       : 'UPDATE without WHERE changes every row of the table';
   }
   return undefined;
+}
+
+/** Statements the PostgreSQL query tool runs: reads only, judged by their first word. */
+const postgresReadStarts = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE', 'EXPLAIN', 'SHOW']);
+
+/** PostgreSQL statements refused in every mode: they reach files, programs, settings or other sessions. */
+const postgresRefusedStarts = new Map([
+  ['COPY', 'COPY reads and writes files and programs on the database server'],
+  ['DO', 'DO runs an anonymous code block'],
+  ['LOAD', 'LOAD loads a shared library into the server'],
+  ['SET', 'SET changes session settings, which the server fixes'],
+  ['RESET', 'RESET changes session settings, which the server fixes'],
+  ['LISTEN', 'LISTEN subscribes the pooled session to notifications'],
+  ['UNLISTEN', 'UNLISTEN changes the pooled session'],
+  ['NOTIFY', 'NOTIFY sends a message to other sessions'],
+  ['PREPARE', 'PREPARE keeps a statement in the pooled session'],
+  ['EXECUTE', 'EXECUTE runs a statement kept in the pooled session'],
+  ['DEALLOCATE', 'DEALLOCATE changes the pooled session'],
+  ['DISCARD', 'DISCARD changes the pooled session'],
+  ['CHECKPOINT', 'CHECKPOINT is a server maintenance command'],
+  ['BEGIN', 'every call runs in its own transaction'],
+  ['START', 'every call runs in its own transaction'],
+  ['COMMIT', 'every call runs in its own transaction'],
+  ['END', 'every call runs in its own transaction'],
+  ['ROLLBACK', 'every call runs in its own transaction'],
+  ['ABORT', 'every call runs in its own transaction'],
+  ['SAVEPOINT', 'every call runs in its own transaction'],
+  ['RELEASE', 'every call runs in its own transaction'],
+]);
+
+/**
+ * PostgreSQL functions refused wherever they appear: they act outside the transaction (files, other sessions,
+ * locks, sequences, settings), so a READ ONLY transaction does not contain them.
+ */
+const postgresRefusedFunctions = [
+  /^PG_(READ_FILE|READ_BINARY_FILE|LS_\w+|STAT_FILE|FILE_\w+)$/,
+  /^LO_\w+$/,
+  /^DBLINK\w*$/,
+  /^PG_(TERMINATE_BACKEND|CANCEL_BACKEND|SIGNAL_BACKEND|RELOAD_CONF|ROTATE_LOGFILE|PROMOTE)$/,
+  /^PG_(TRY_)?ADVISORY_\w+$/,
+  /^(SET_CONFIG|NEXTVAL|SETVAL|PG_NOTIFY|PG_LOGICAL_EMIT_MESSAGE|PG_SWITCH_WAL|PG_CREATE_RESTORE_POINT)$/,
+  /^PG_(BACKUP_START|BACKUP_STOP|START_BACKUP|STOP_BACKUP)$/,
+  /^(QUERY_TO_XML|QUERY_TO_XML_AND_XMLSCHEMA|QUERY_TO_XMLSCHEMA|CURSOR_TO_XML)$/,
+];
+
+/**
+ * The PostgreSQL rules, applied before a statement reaches the server. The boundary is the server's own: every
+ * statement goes over the extended protocol (one statement), reads run in a READ ONLY transaction with a
+ * statement_timeout, and the recommended role has only SELECT grants. These rules refuse what a read-only
+ * transaction still lets through.
+ */
+export function checkPostgresStatement(sql: string, mode: StatementMode): void {
+  const tokens = sqlTokens(sql, { dollarQuotes: true });
+  const first = leadingWord(tokens);
+  const semicolon = tokens.findIndex((token) => token.kind === 'punctuation' && token.value === ';');
+  if (semicolon !== -1 && semicolon < tokens.length - 1) {
+    refuse('The SQL holds more than one statement; send exactly one statement per call.');
+  }
+  if (first === undefined) refuse('The SQL is empty: send one statement.');
+  const refusedStart = postgresRefusedStarts.get(first);
+  if (refusedStart) refuse(`${first} is refused: ${refusedStart}.`);
+  if (first === 'ALTER' && tokens[1]?.value === 'SYSTEM')
+    refuse('ALTER SYSTEM is refused: it changes the server configuration.');
+  tokens.forEach((token, index) => {
+    if ((token.kind !== 'word' && token.kind !== 'quoted') || tokens[index + 1]?.value !== '(') return;
+    const name = token.value.toUpperCase();
+    if (postgresRefusedFunctions.some((pattern) => pattern.test(name))) {
+      refuse(`${name.toLowerCase()}() is refused: it acts outside the transaction, even a read-only one.`);
+    }
+  });
+  if (mode === 'read') {
+    if (!postgresReadStarts.has(first)) {
+      refuse(
+        `The query tool runs one read statement (SELECT, WITH, VALUES, TABLE, EXPLAIN, SHOW); ${first} is refused (writes need a server started with --allow-write and the execute tool).`,
+      );
+    }
+    if (first === 'EXPLAIN' && tokens.some((token) => token.kind === 'word' && /^ANALY[SZ]E$/.test(token.value))) {
+      refuse('EXPLAIN ANALYZE is refused in the query tool: it runs the statement; use explain_query for the plan.');
+    }
+    const locking = tokens.findIndex((token) => token.kind === 'word' && token.value === 'FOR');
+    if (locking !== -1 && ['UPDATE', 'SHARE', 'NO', 'KEY'].includes(tokens[locking + 1]?.value ?? '')) {
+      refuse('SELECT ... FOR UPDATE/SHARE is refused: it takes row locks.');
+    }
+  }
 }

@@ -11,7 +11,7 @@ export function query({ engine, limits }: DatabaseDependencies) {
     title: 'Run a read-only SQL query',
     description:
       `Run one read-only SQL statement (SELECT, WITH, VALUES, EXPLAIN, or a schema PRAGMA such as table_info) on the ${engine.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database and get its rows. ` +
-      `Put values in params with ? or :name placeholders. Returns at most max_rows rows (default and ceiling ${limits.maxRows}) and says when it cut; ` +
+      `Put values in params with ${engine.dialect === 'sqlite' ? '? or :name' : '$1, $2, ...'} placeholders. Returns at most max_rows rows (default and ceiling ${limits.maxRows}) and says when it cut; ` +
       `page with LIMIT/OFFSET for more. Stops after ${limits.timeoutMs} ms. Call list_tables and describe_table first when you do not know the schema.`,
     input: z.object({
       sql: statementSql,

@@ -7,7 +7,9 @@ const parameterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export const statementParameters = z
   .union([z.array(parameterValue), z.record(z.string(), parameterValue)])
   .optional()
-  .describe('Values for the placeholders: an array for ? or $1, an object for :name (keys with or without the colon)');
+  .describe(
+    'Values for the placeholders: an array for ? (SQLite) or $1, $2 (PostgreSQL); an object for :name (SQLite; keys with or without the colon)',
+  );
 
 /** The `sql` argument of the statement tools. */
 export const statementSql = z.string().trim().min(1).describe('Exactly one SQL statement; put values in params');

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { sqlTokens } from '../../sql-words.js';
 import { checkStatement, StatementError, type StatementMode } from '../../statement-safety.js';
+import { bindable, toCell } from '../cells.js';
 import type {
   CellValue,
   ExecuteResult,
@@ -9,7 +10,6 @@ import type {
   QueryResult,
   StatementParameters,
 } from '../engine.js';
-import { bindable, toCell } from './cells.js';
 import { describeSqliteError } from './sqlite-errors.js';
 
 /** How a connection is opened and how much of a result it hands back. */

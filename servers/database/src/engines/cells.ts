@@ -1,4 +1,4 @@
-import type { CellValue } from '../engine.js';
+import type { CellValue } from './engine.js';
 
 /** Bytes of a BLOB shown, in hex, in its summary. */
 const blobHeadBytes = 16;
@@ -18,6 +18,8 @@ export function toCell(value: unknown, cellChars: number): { cell: CellValue; sh
       shortened: true,
     };
   }
+  if (value instanceof Date)
+    return { cell: Number.isNaN(value.getTime()) ? String(value) : value.toISOString(), shortened: false };
   if (value instanceof Uint8Array) {
     const head = Buffer.from(value.buffer, value.byteOffset, Math.min(value.byteLength, blobHeadBytes)).toString('hex');
     return { cell: { blob: { bytes: value.byteLength, head } }, shortened: false };
