@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { isInside } from './containment.js';
 
 /** Directories a walk skips unless asked: version control data and installed dependencies. */
 export const skippedDirectories: ReadonlySet<string> = new Set(['.git', 'node_modules']);
@@ -29,7 +30,7 @@ export class IgnoreRules {
   static forRoot(top: string, root: string): IgnoreRules {
     const matchers: Matcher[] = [];
     let directory = path.dirname(root);
-    while (directory.length >= top.length && directory.startsWith(top)) {
+    while (isInside(top, directory)) {
       const prefix = path.relative(directory, root).split(path.sep).join('/');
       const rules = readRules(path.join(directory, '.gitignore'));
       if (rules) matchers.push({ rules, local: (relative) => `${prefix}/${relative}` });

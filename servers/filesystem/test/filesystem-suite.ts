@@ -108,6 +108,11 @@ export function filesystemSuite(connect: Connect): void {
       expect(first.text).toContain('[truncated: showed lines 1-');
       const next = await call(client, 'read_text_file', { path: 'lines.txt', offset });
       expect(next.text.startsWith(`line ${offset}\n`)).toBe(true);
+      writeFileSync(join(fixture.root, 'wide.txt'), `${'w'.repeat(500)}\nafter\n`);
+      const wide = await call(client, 'read_text_file', { path: 'wide.txt' });
+      expect(wide.text).toContain('line 1 alone is longer than the 60-character budget');
+      expect(wide.text).toContain('offset=2');
+      expect((await call(client, 'read_text_file', { path: 'wide.txt', offset: 2 })).text).toBe('after');
     });
 
     it('refuses binary files as text and returns images as image content within the size cap', async () => {

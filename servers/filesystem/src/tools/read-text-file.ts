@@ -43,10 +43,13 @@ export function readTextFile(dependencies: ToolDependencies, name = 'read_text_f
         }
         const windowEnded = !read.budgetCut;
         if (windowEnded) return read.text;
-        const next = read.lastLine + 1;
-        const shown =
-          read.lastLine >= read.firstLine ? `lines ${read.firstLine}-${read.lastLine}` : 'the start of a line';
-        return `${read.text}\n[truncated: showed ${shown} of a ${file.stats.size.toLocaleString('en-US')}-byte file (budget ${budget.toLocaleString('en-US')} characters). Call read_text_file with offset=${next} to continue.]`;
+        const size = file.stats.size.toLocaleString('en-US');
+        const limit = budget.toLocaleString('en-US');
+        if (read.lastLine < read.firstLine) {
+          // One line longer than the whole budget: only its start can be shown; offer to skip past it.
+          return `${read.text}\n[truncated: line ${read.firstLine} alone is longer than the ${limit}-character budget; showed its start. Call read_text_file with offset=${read.firstLine + 1} for the lines after it.]`;
+        }
+        return `${read.text}\n[truncated: showed lines ${read.firstLine}-${read.lastLine} of a ${size}-byte file (budget ${limit} characters). Call read_text_file with offset=${read.lastLine + 1} to continue.]`;
       } finally {
         await file.handle.close();
       }
