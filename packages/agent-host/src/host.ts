@@ -85,8 +85,9 @@ export async function connectHost(config: HostConfig, options: HostOptions = {})
         ...(options.restart ? { restart: options.restart } : {}),
         ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
         onChange: (connection) => {
-          // A server that is not ready keeps no tools in the registry; its calls would only fail.
-          if (connection.state !== 'ready') connection.tools = [];
+          // A failed server leaves the registry. A restarting one stays, so that names do not shift under the
+          // model mid-conversation; its calls meanwhile get a "restarting" error result.
+          if (connection.state === 'failed' || connection.state === 'closed') connection.tools = [];
           rebuild();
         },
       }),

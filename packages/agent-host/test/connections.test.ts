@@ -65,12 +65,15 @@ describe('connecting stdio servers', () => {
     const log = collectLog();
     await using host = await connectHost(
       { servers: [fixtureServer('fragile', 'echo-server.mjs')] },
-      { log: log.sink, restart: { initialDelayMs: 100 } },
+      { log: log.sink, restart: { initialDelayMs: 300 } },
     );
     const firstPid = textOf(await host.callTool('fragile__pid', {}));
     const crashed = await host.callTool('fragile__crash', {});
     expect(crashed.isError).toBe(true);
     expect(textOf(crashed)).toMatch(/stopped during the call to tool "crash"/);
+    // While it restarts, its tools keep their names and calls say what is going on.
+    expect(host.registry.resolve('fragile__echo')).toBeDefined();
+    expect(textOf(await host.callTool('fragile__echo', { text: 'x' }))).toMatch(/crashed and is restarting/);
     const connection = host.connection('fragile');
     await expect.poll(() => connection?.state, { timeout: 20_000 }).toBe('ready');
     expect(connection?.restarts).toBe(1);

@@ -127,6 +127,9 @@ function objectAtTop(schema: Schema): Schema {
   return result;
 }
 
+/** Translations already made, per provider, by the schema object the server listed. */
+const translated: Record<Provider, WeakMap<Schema, Schema>> = { openai: new WeakMap(), anthropic: new WeakMap() };
+
 /**
  * Translates a tool's input schema for a provider: references inlined (recursive ones loosened), keywords the
  * provider rejects dropped, and an object without combinators at the top. Never throws: an odd schema gets looser,
@@ -134,6 +137,12 @@ function objectAtTop(schema: Schema): Schema {
  */
 export function translateSchema(schema: unknown, provider: Provider): Schema {
   const root = isSchema(schema) ? schema : {};
-  const translated = translateNode(root, root, provider, [], 0);
-  return objectAtTop(isSchema(translated) ? translated : {});
+  // Each request lists every tool again; a server's listed schema objects do not change, so translate each once.
+  const cached = translated[provider].get(root);
+  if (cached) return cached;
+  const result = translateNode(root, root, provider, [], 0);
+  const schemaForProvider = objectAtTop(isSchema(result) ? result : {});
+  translated[provider].set(root, schemaForProvider);
+  return schemaForProvider;
 }
+
