@@ -33,10 +33,10 @@ describe('mcpkit-search bin', () => {
     expect((await client.client.listTools()).tools.map((tool) => tool.name)).not.toContain('web_search');
   });
 
-  it('offers web_search when SEARXNG_URL is set', async () => {
+  it('accepts the serve subcommand and offers web_search when SEARXNG_URL is set', async () => {
     await using client = await spawnTestClient({
       command: process.execPath,
-      args: [bin, '--index-file', join(workspace, 'web.sqlite'), '--no-watch', corpus],
+      args: [bin, 'serve', '--index-file', join(workspace, 'web.sqlite'), '--no-watch', corpus],
       env: { SEARXNG_URL: 'http://127.0.0.1:9/', BRAVE_API_KEY: '' },
     });
     expect((await client.client.listTools()).tools.map((tool) => tool.name)).toContain('web_search');
