@@ -31,12 +31,24 @@ function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** CPU time (user + system, all threads) a process has used, in ms; undefined where /proc is missing. */
+function cpuMilliseconds(pid) {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 async function connect(entry) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [entry], stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '1.0.0' });
   const started = performance.now();
   await client.connect(transport);
-  return { client, coldStartMs: performance.now() - started };
+  const coldStartMs = performance.now() - started;
+  return { client, coldStartMs, coldStartCpuMs: cpuMilliseconds(transport.pid) };
 }
 
 const call = (client, index) => client.callTool({ name: 'echo', arguments: { text: `call ${index}` } });
@@ -62,13 +74,16 @@ async function concurrent(client, samples) {
 }
 
 const results = {};
-for (const name of Object.keys(servers)) results[name] = { sequential: [], concurrent: [], coldStart: [] };
+for (const name of Object.keys(servers)) {
+  results[name] = { sequential: [], concurrent: [], coldStart: [], coldStartCpu: [] };
+}
 
 // Cold start: fresh processes, alternating.
 for (let index = 0; index < coldStarts; index += 1) {
   for (const [name, entry] of Object.entries(servers)) {
-    const { client, coldStartMs } = await connect(entry);
+    const { client, coldStartMs, coldStartCpuMs } = await connect(entry);
     results[name].coldStart.push(coldStartMs);
+    if (coldStartCpuMs !== undefined) results[name].coldStartCpu.push(coldStartCpuMs);
     await client.close();
   }
 }
@@ -91,7 +106,8 @@ const rows = [
   ['per call, sequential', 'sequential', 3],
   [`per call, ${concurrency} concurrent`, 'concurrent', 2],
   ['cold start (spawn to initialize answered)', 'coldStart', 1],
-];
+  ['cold start, CPU time of the server process', 'coldStartCpu', 0],
+].filter(([, key]) => results.kit[key].length > 0);
 const lines = [
   `| measure (median, ms) | kit | raw SDK | kit / SDK |`,
   `| --- | ---: | ---: | ---: |`,
