@@ -1,4 +1,5 @@
-import { createServer, type KitServer } from '@mcpkit/server-kit';
+import type { LookupFunction } from 'node:net';
+import { createServer, type KitServer, type LogLevel } from '@mcpkit/server-kit';
 import type { FetchLimits } from './fetch/guarded-fetch.js';
 import { createPageFetcher } from './fetch/page-fetcher.js';
 import { LocalIndex } from './index/local-index.js';
@@ -34,8 +35,9 @@ export interface SearchServerOptions {
   /** Caps and time limits of fetch_url. */
   fetchLimits?: Partial<FetchLimits>;
   /** DNS resolution for fetch_url; the SSRF guard checks whatever it answers. */
-  lookup?: import('node:net').LookupFunction;
-  logLevel?: import('@mcpkit/server-kit').LogLevel;
+  lookup?: LookupFunction;
+  /** The lowest level logged to stderr. */
+  logLevel?: LogLevel;
 }
 
 /** Builds the search server: local search tools and resources, fetch_url, and web_search when configured. */
