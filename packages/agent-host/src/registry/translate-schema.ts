@@ -145,4 +145,3 @@ export function translateSchema(schema: unknown, provider: Provider): Schema {
   translated[provider].set(root, schemaForProvider);
   return schemaForProvider;
 }
-
