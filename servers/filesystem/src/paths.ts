@@ -171,6 +171,8 @@ export class Scope {
    */
   async openFile(requested: string): Promise<OpenedFile> {
     const real = await this.existing(requested);
+    // Refuse special files before opening them: opening some devices has effects of its own.
+    this.assertRegular(requested, await attempt(requested, stat(real)));
     let handle: FileHandle;
     try {
       handle = await open(real, readFlags);
@@ -179,13 +181,7 @@ export class Scope {
     }
     try {
       const stats = await handle.stat();
-      if (!stats.isFile()) {
-        throw new ToolError(
-          stats.isDirectory()
-            ? `${requested} is a directory; use list_directory for directories.`
-            : `Refused: ${requested} is ${kindOf(stats)}, not a regular file, and reading it could block the server.`,
-        );
-      }
+      this.assertRegular(requested, stats);
       if (this.options.hardLinks === 'refuse' && stats.nlink > 1) {
         throw new ToolError(
           `Refused: ${requested} has ${stats.nlink} hard links and the server refuses hard-linked files (--refuse-hard-links).`,
@@ -197,6 +193,15 @@ export class Scope {
       await handle.close();
       throw error;
     }
+  }
+
+  private assertRegular(requested: string, stats: Stats): void {
+    if (stats.isFile()) return;
+    throw new ToolError(
+      stats.isDirectory()
+        ? `${requested} is a directory; use list_directory for directories.`
+        : `Refused: ${requested} is ${kindOf(stats)}, not a regular file, and reading it could block the server.`,
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Root } from '@mcpkit/server-kit';
@@ -410,11 +411,19 @@ export function filesystemSuite(connect: Connect): void {
       expect(grep.text).toMatch(/^No matches found/);
     });
 
-    it('refuses FIFOs instead of blocking on them', async () => {
+    it('refuses FIFOs and sockets instead of blocking on them', async () => {
       const client = await start();
       const read = await call(client, 'read_text_file', { path: 'pipe' });
       expect(read.isError).toBe(true);
       expect(read.text).toMatch(/named pipe/);
+      const socketServer = createNetServer();
+      await new Promise<void>((resolve) => socketServer.listen(join(fixture.root, 'socket'), resolve));
+      try {
+        const socket = await call(client, 'read_media_file', { path: 'socket' });
+        expect(socket).toMatchObject({ isError: true, text: expect.stringMatching(/is a socket, not a regular file/) });
+      } finally {
+        await new Promise((resolve) => socketServer.close(resolve));
+      }
       const write = await call(client, 'write_file', { path: 'pipe', content: 'x' });
       expect(write.isError).toBe(true);
       const grep = await call(client, 'grep', { pattern: 'anything', path: '.' });
