@@ -164,6 +164,33 @@ describe('mcpkit-host chat', () => {
   });
 });
 
+describe('mcpkit-host chat asks the person at the terminal', () => {
+  it('fills in a server form field by field, and asks before a server may use the model', async () => {
+    const cwd = workspace(
+      { mcpServers: { alpha: echoServer('alpha') } },
+      {
+        steps: [
+          { toolCalls: [{ name: 'alpha__ask_user' }] },
+          { text: 'Form: {{tool_results}}' },
+          { toolCalls: [{ name: 'alpha__summarize', arguments: { text: 'a long story' } }] },
+          { text: 'short' },
+          { text: 'Sampled: {{tool_results}}' },
+        ],
+      },
+    );
+    const result = await cli(['chat', '-m', 'scripted:script.json', '-q'], {
+      cwd,
+      input: 'who am I?\nAda\ny\nsummarize\ny\n/exit\n',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('[alpha] asks: What is your name?');
+    expect(result.stderr).toContain('name (string, required): ');
+    expect(result.stderr).toMatch(/\[alpha\] wants to use the model \(up to 100 tokens\): Summarize: a long story/);
+    expect(result.stdout).toContain('Form: hello Ada\n');
+    expect(result.stdout).toContain('Sampled: summary: short\n');
+  });
+});
+
 describe('mcpkit-host and signals', () => {
   it('ends the process groups of the servers it started when it is terminated', async () => {
     const cwd = workspace({});
