@@ -40,6 +40,12 @@ describe('searchIndex', () => {
     await writeFile(join(directory, 'dogs.md'), 'Dogs and cats.\nA fox jumps over the lazy dog.\n');
     await writeFile(join(directory, 'foxes.txt'), 'Only a fox here, running.\n');
     await writeFile(join(directory, 'zebra-guide.md'), 'A guide to animals of the savanna.\n');
+    const chapters = Array.from(
+      { length: 12 },
+      (_, chapter) => `## Chapter ${chapter}\n\n${'Walrus facts. '.repeat(60)}\n`,
+    );
+    await writeFile(join(directory, 'walrus-book.md'), chapters.join('\n'));
+    await writeFile(join(directory, 'walrus-note.md'), 'A short walrus note.\n');
     for (let page = 0; page < 25; page++) await writeFile(join(directory, `page-${page}.md`), `common word ${page}\n`);
     index = new LocalIndex({ directories: [directory], indexFile: ':memory:' });
     await index.refreshAll();
@@ -63,6 +69,12 @@ describe('searchIndex', () => {
     expect(search('"lazy dog"').hits.map((hit) => hit.path)).toEqual([join(directory, 'dogs.md')]);
     expect(search('savan*').hits.map((hit) => hit.path)).toEqual([join(directory, 'zebra-guide.md')]);
     expect(search('fox NOT dog').hits.map((hit) => hit.path)).toEqual([join(directory, 'foxes.txt')]);
+  });
+
+  it('shows at most three passages of one document, so other documents still make the page', () => {
+    const paths = search('walrus', { limit: 10 }).hits.map((hit) => hit.path);
+    expect(paths.filter((path) => path.endsWith('walrus-book.md'))).toHaveLength(3);
+    expect(paths).toContain(join(directory, 'walrus-note.md'));
   });
 
   it('filters by path glob', () => {

@@ -21,6 +21,9 @@ export interface SearchPage {
   more: boolean;
 }
 
+/** Passages of one document shown in one result list at most. */
+const maxPassagesPerDocument = 3;
+
 /** Words too common to help ranking in a natural-language question. */
 const stopWords = new Set(
   (
@@ -70,23 +73,23 @@ export function searchIndex(
   const wanted = request.offset + request.limit + 1;
   type Row = { rowid: number; path: string; title: string; line: number; rank: number };
   const rows: Row[] = [];
+  const documents = new Map<number, { path: string; title: string } | undefined>();
+  const documentOf = connection.prepare(`SELECT path, title FROM documents WHERE id = ?`);
+  const perDocument = new Map<number, number>();
   try {
-    // Without a glob, FTS5 ranks and cuts on its own and only the kept rows meet the documents table.
-    const ranked = matchesGlob
-      ? connection.prepare(
-          `SELECT p.rowid AS rowid, d.path AS path, d.title AS title, p.line AS line, p.rank AS rank
-           FROM passages p JOIN documents d ON d.id = p.rowid / ${passagesPerDocument}
-           WHERE passages MATCH ? ORDER BY p.rank`,
-        )
-      : connection.prepare(
-          `SELECT p.rowid AS rowid, d.path AS path, d.title AS title, p.line AS line, p.rank AS rank
-           FROM (SELECT rowid, line, rank FROM passages WHERE passages MATCH ? ORDER BY rank LIMIT ?) p
-           JOIN documents d ON d.id = p.rowid / ${passagesPerDocument} ORDER BY p.rank`,
-        );
-    const iterator = (matchesGlob ? ranked.iterate(expression) : ranked.iterate(expression, wanted)) as Iterable<Row>;
-    for (const row of iterator) {
-      if (matchesGlob && !request.roots.some((root) => matchesGlob(relativeTo(root, row.path)))) continue;
-      rows.push(row);
+    // FTS5 ranks on its own; rows meet the documents table one by one, only until the page is full.
+    const ranked = connection.prepare(`SELECT rowid, line, rank FROM passages WHERE passages MATCH ? ORDER BY rank`);
+    for (const row of ranked.iterate(expression) as Iterable<{ rowid: number; line: number; rank: number }>) {
+      const id = Math.floor(row.rowid / passagesPerDocument);
+      const shown = perDocument.get(id) ?? 0;
+      // A long document that matches everywhere would fill the page; later passages of it give way to others.
+      if (shown >= maxPassagesPerDocument) continue;
+      if (!documents.has(id)) documents.set(id, documentOf.get(id) as { path: string; title: string } | undefined);
+      const document = documents.get(id);
+      if (!document) continue;
+      if (matchesGlob && !request.roots.some((root) => matchesGlob(relativeTo(root, document.path)))) continue;
+      perDocument.set(id, shown + 1);
+      rows.push({ ...row, ...document });
       if (rows.length >= wanted) break;
     }
   } catch (error) {
