@@ -377,6 +377,12 @@ export function filesystemSuite(connect: Connect): void {
       // A link that stays inside is fine to read, and is never written through.
       expect((await call(client, 'read_text_file', { path: 'link-in' })).text).toBe('hello\nworld');
       expect((await call(client, 'write_file', { path: 'link-in', content: 'x' })).isError).toBe(true);
+      const editThrough = await call(client, 'edit_file', {
+        path: 'link-in',
+        edits: [{ oldText: 'hello', newText: 'x' }],
+      });
+      expect(editThrough.text).toMatch(/symbolic link, and writes never follow links/);
+      expect(readFileSync(join(fixture.root, 'hello.txt'), 'utf8')).toBe('hello\nworld\n');
     });
 
     it('refuses dangling links and link loops with a sentence saying which', async () => {

@@ -33,7 +33,10 @@ export function editFile(dependencies: ToolDependencies) {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler({ path, edits, dryRun }, context) {
       const scope = await dependencies.guard.scope(context);
-      const file = await scope.openFile(path);
+      // The target is checked as a write first, so an edit never follows a symlink, like write_file.
+      const target = await scope.writeTarget(path);
+      if (!target.existing) throw new ToolError(`${path} does not exist; create it with write_file.`);
+      const file = await scope.openFile(target.path);
       let raw: Buffer;
       try {
         if (file.stats.size > maxEditBytes) {
@@ -47,10 +50,7 @@ export function editFile(dependencies: ToolDependencies) {
       const { layout, text } = parseLayout(raw.toString('utf8'));
       const edited = applyEdits(text, edits);
       const diff = createTwoFilesPatch(file.path, file.path, text, edited, 'original', 'modified');
-      if (!dryRun) {
-        const target = await scope.writeTarget(file.path);
-        await writeAtomically(scope, target, applyLayout(edited, layout), path);
-      }
+      if (!dryRun) await writeAtomically(scope, target, applyLayout(edited, layout), path);
       let fence = '```';
       while (diff.includes(fence)) fence += '`';
       return `${fence}diff\n${diff}${fence}\n\n`;
