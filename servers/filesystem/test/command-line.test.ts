@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,5 +41,52 @@ describe('mcpkit-filesystem command line', () => {
     });
     expect(await client.callToolText('list_allowed_directories')).toBe(`Allowed directories:\n${directory}`);
     expect(client.stderr()).toContain('does not exist. It is left out.');
+  });
+
+  it('serves Streamable HTTP with --http, with the same tools', async () => {
+    const child = spawn(process.execPath, [bin, '--http', '127.0.0.1:0', directory], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      let stderr = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const found = /Serving Streamable HTTP at (\S+)/.exec(stderr)?.[1];
+          if (found) resolve(found);
+        });
+        child.once('exit', () => reject(new Error(`exited: ${stderr}`)));
+      });
+      const post = async (body: unknown, session?: string) => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-06-18',
+            ...(session ? { 'mcp-session-id': session } : {}),
+          },
+          body: JSON.stringify(body),
+        });
+        const text = await response.text();
+        const data = /^data: (.*)$/m.exec(text)?.[1] ?? text;
+        return { session: response.headers.get('mcp-session-id') ?? undefined, message: data ? JSON.parse(data) : {} };
+      };
+      const initialize = await post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+      });
+      expect(initialize.message.result.serverInfo.name).toBe('mcpkit-filesystem');
+      await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, initialize.session);
+      const listed = await post(
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_allowed_directories', arguments: {} } },
+        initialize.session,
+      );
+      expect(listed.message.result.content[0].text).toBe(`Allowed directories:\n${directory}`);
+    } finally {
+      child.kill();
+    }
   });
 });
