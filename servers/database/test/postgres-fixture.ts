@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import pg from 'pg';
 
 /** The sample company schema and data, in PostgreSQL, plus tables for the caps. Run as the superuser. */
@@ -56,4 +57,54 @@ export async function fingerprint(url: string): Promise<string> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Creates `database` on the cluster and fills it with the same content as the SQLite fixture (the sample company
+ * database plus numbers, files and a view), so that one suite can run against both engines.
+ */
+export async function seedPostgresLikeSqlite(
+  superuserUrl: string,
+  sqliteFile: string,
+  database: string,
+): Promise<string> {
+  const admin = new pg.Client(superuserUrl);
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${database}`);
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.end();
+  const url = superuserUrl.replace(/\/[^/]+$/, `/${database}`);
+  const client = new pg.Client(url);
+  await client.connect();
+  const source = new Database(sqliteFile, { readonly: true });
+  source.defaultSafeIntegers(true);
+  try {
+    await client.query(`
+      CREATE TABLE users (id integer PRIMARY KEY, full_name text NOT NULL, email text NOT NULL UNIQUE, role text NOT NULL, created_at text NOT NULL);
+      CREATE TABLE customers (id integer PRIMARY KEY, name text NOT NULL, city text NOT NULL, country text NOT NULL, account_manager_id integer REFERENCES users(id));
+      CREATE TABLE products (id integer PRIMARY KEY, name text NOT NULL UNIQUE, category text NOT NULL, price real NOT NULL);
+      CREATE TABLE orders (id integer PRIMARY KEY, customer_id integer NOT NULL REFERENCES customers(id), product_id integer NOT NULL REFERENCES products(id),
+        quantity integer NOT NULL, ordered_at text NOT NULL, status text NOT NULL DEFAULT 'placed');
+      CREATE INDEX orders_customer ON orders(customer_id);
+      CREATE INDEX orders_product ON orders(product_id);
+      CREATE TABLE numbers (n integer PRIMARY KEY, label text NOT NULL);
+      CREATE TABLE files (id integer PRIMARY KEY, name text, content bytea, note text, big bigint);
+      CREATE VIEW big_orders AS SELECT * FROM orders WHERE quantity >= 4;
+    `);
+    for (const table of ['users', 'customers', 'products', 'orders', 'numbers', 'files']) {
+      const rows = source.prepare(`SELECT * FROM ${table}`).raw(true).all() as unknown[][];
+      for (const row of rows) {
+        const values = row.map((value) => (typeof value === 'bigint' ? value.toString() : value));
+        await client.query(
+          `INSERT INTO ${table} VALUES (${values.map((_, index) => `$${index + 1}`).join(', ')})`,
+          values,
+        );
+      }
+    }
+    await client.query('ANALYZE');
+  } finally {
+    source.close();
+    await client.end();
+  }
+  return url;
 }

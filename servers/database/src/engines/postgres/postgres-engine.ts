@@ -54,7 +54,7 @@ function statementBody(sql: string): string {
 function planLines(node: Record<string, unknown>, depth = 0): string[] {
   const parts = [String(node['Node Type'])];
   if (node['Index Name']) parts.push(`using ${node['Index Name']}`);
-  if (node['Relation Name']) parts.push(`on ${node['Schema'] ? `${node['Schema']}.` : ''}${node['Relation Name']}`);
+  if (node['Relation Name']) parts.push(`on ${node.Schema ? `${node.Schema}.` : ''}${node['Relation Name']}`);
   const cost = `(cost=${node['Startup Cost']}..${node['Total Cost']} rows=${node['Plan Rows']})`;
   const condition = ['Index Cond', 'Filter', 'Hash Cond', 'Join Filter'].map((key) => node[key]).find(Boolean);
   const line = `${'  '.repeat(depth)}${parts.join(' ')} ${cost}${condition ? ` ${condition}` : ''}`;
