@@ -86,6 +86,10 @@ export class Session {
     this.server.onclose = () => {
       host.forget(this);
     };
+    // A line that is not JSON-RPC, a response to nothing, a failed write: the connection goes on, but say so.
+    this.server.onerror = (error) => {
+      host.log.warning(`MCP connection error (the connection goes on): ${error.message}`);
+    };
     this.registerHandlers();
   }
 

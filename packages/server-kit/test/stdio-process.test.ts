@@ -28,6 +28,17 @@ describe('serveStdio in a real child process', () => {
     expect(await child.exited).toBe(0);
   });
 
+  it('survives a line that is not JSON-RPC, says so on stderr, and goes on answering', async () => {
+    const child = startFixture();
+    child.process.stdin.write('this is not json\n');
+    await initialize(child);
+    child.send({ id: 1, method: 'ping' });
+    expect((await child.response(1)).result).toEqual({});
+    expect(child.stderr()).toContain('MCP connection error (the connection goes on): ');
+    child.process.stdin.end();
+    expect(await child.exited).toBe(0);
+  });
+
   it('exits cleanly when stdin closes, after running onClose', async () => {
     const child = startFixture();
     await initialize(child);
