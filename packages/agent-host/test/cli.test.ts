@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: configs spell ${input:...} references literally.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -188,6 +189,29 @@ describe('mcpkit-host chat asks the person at the terminal', () => {
     expect(result.stderr).toMatch(/\[alpha\] wants to use the model \(up to 100 tokens\): Summarize: a long story/);
     expect(result.stdout).toContain('Form: hello Ada\n');
     expect(result.stdout).toContain('Sampled: summary: short\n');
+  });
+});
+
+describe('mcpkit-host and VS Code inputs', () => {
+  it('asks chat users for the inputs a server uses, and tells one-shot commands without a terminal what is missing', async () => {
+    const config = {
+      inputs: [{ type: 'promptString', id: 'who', description: 'Name of the echo server' }],
+      servers: {
+        gamma: { type: 'stdio', command: process.execPath, args: [fixturePath('echo-server.mjs'), '${input:who}'] },
+      },
+    };
+    const cwd = workspace(
+      config,
+      { steps: [{ toolCalls: [{ name: 'gamma__echo', arguments: { text: 'hi' } }] }, { text: '{{tool_results}}' }] },
+      join('.vscode', 'mcp.json'),
+    );
+    const chat = await cli(['chat', '-m', 'scripted:script.json', '-q'], { cwd, input: 'delta\nsay hi\n/exit\n' });
+    expect(chat.code, chat.stderr).toBe(0);
+    expect(chat.stderr).toContain('Name of the echo server: ');
+    expect(chat.stdout).toContain('delta: hi\n');
+    const tools = await cli(['tools'], { cwd });
+    expect(tools.code).toBe(1);
+    expect(tools.stderr).toMatch(/input "who" \(Name of the echo server\) needs a value; run interactively/);
   });
 });
 

@@ -5,8 +5,8 @@ import type { Model } from '../models/model.js';
 import { selectModel } from '../models/select-model.js';
 import type { CommonOptions } from './arguments.js';
 import { askForm, askInput, confirmSampling } from './interactive.js';
-import type { LineReader } from './line-reader.js';
-import { writeError } from './output.js';
+import { LineReader } from './line-reader.js';
+import { isInteractive, writeError } from './output.js';
 
 /** What a command works with: the connected host and, when it needs one, the model. */
 export interface Session {
@@ -27,7 +27,18 @@ export interface SessionNeeds {
 export async function openSession(options: CommonOptions, needs: SessionNeeds): Promise<Session> {
   const file = findConfigFile(options.config);
   const prompt = needs.prompt;
-  const config = await loadConfigFile(file, prompt ? { resolveInput: (input) => askInput(prompt, input) } : {});
+  // VS Code inputs are asked at the terminal even by one-shot commands; a reader is opened only when one is needed.
+  let inputReader: LineReader | undefined;
+  const reader = () => {
+    inputReader ??= prompt ?? new LineReader();
+    return inputReader;
+  };
+  const config = await loadConfigFile(
+    file,
+    prompt || isInteractive() ? { resolveInput: (input) => askInput(reader(), input) } : {},
+  ).finally(() => {
+    if (inputReader && inputReader !== prompt) inputReader.close();
+  });
   if (options.timeoutMs !== undefined) {
     for (const server of config.servers) server.callTimeoutMs = options.timeoutMs;
   }
