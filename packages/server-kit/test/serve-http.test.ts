@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -77,6 +78,25 @@ describe('serveHttp guards', () => {
     });
     expect(foreignOrigin.status).toBe(403);
     expect(JSON.parse(foreignOrigin.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+  });
+
+  it('answers 403 to a request without a Host header', async () => {
+    const { listening } = await listen();
+    // HTTP/1.0 lets a client leave Host out; every HTTP client library adds one, so this goes over a raw socket.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(listening.port, '127.0.0.1', () => {
+        socket.end(
+          `POST /mcp HTTP/1.0\r\ncontent-type: application/json\r\ncontent-length: ${initializeBody.length}\r\n\r\n${initializeBody}`,
+        );
+      });
+      let data = '';
+      socket.on('data', (chunk) => {
+        data += chunk.toString('utf8');
+      });
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.[01] 403 /);
   });
 
   it('accepts loopback and allowed origins and allowed hosts', async () => {
