@@ -55,6 +55,15 @@ describe('mcpkit-host', () => {
     expect(result.code).toBe(0);
   });
 
+  it('run reads the question from stdin when none is given, and refuses an empty one', async () => {
+    const cwd = workspace(twoServers, { steps: [{ text: 'You asked: {{user_message}}' }] });
+    const piped = await cli(['run', '-m', 'scripted:script.json', '-q'], { cwd, input: 'What is piped?\n' });
+    expect(piped).toMatchObject({ code: 0, stdout: 'You asked: What is piped?\n' });
+    const empty = await cli(['run', '-m', 'scripted:script.json'], { cwd, input: '' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/run needs a question/);
+  });
+
   it('run --json prints the whole transcript, with the Anthropic wire format', async () => {
     const cwd = workspace(twoServers, { ...script, provider: 'anthropic' });
     const result = await cli(['run', '--json', '-m', 'scripted:script.json', 'Ask both servers.'], { cwd });

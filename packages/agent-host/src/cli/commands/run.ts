@@ -5,9 +5,17 @@ import { writeError, writeOut } from '../output.js';
 import { openSession } from '../session.js';
 import { traceListener } from '../trace.js';
 
+async function pipedInput(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** `run "question"`: the answer on stdout, a trace on stderr, or the whole transcript with `--json`. */
 export async function runCommand(parsed: ParsedCommand): Promise<number> {
-  const question = parsed.positionals.join(' ').trim();
+  // The question is the arguments, or what is piped in (`cat question.txt | mcpkit-host run`).
+  const question = (parsed.positionals.length > 0 ? parsed.positionals.join(' ') : await pipedInput()).trim();
   if (!question) throw new HostError('USAGE', 'run needs a question, e.g. mcpkit-host run "What is in notes.txt?"');
   const { options } = parsed;
   const session = await openSession(options, { model: 'required' });
