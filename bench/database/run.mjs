@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// Database benchmark: mcpkit-database (in memory and over stdio from its bin) against better-sqlite3 called
-// directly in-process (the floor), on a generated table of 1,000,000 rows; plus how close to its deadline a
-// runaway query is stopped. Prints a Markdown table; `--write` also puts it in README.md.
-//   node bench/database/run.mjs [--runs N] [--write]
+// Database benchmark: mcpkit-database (in memory and over stdio from its bin) against the driver called directly
+// in-process (the floor: better-sqlite3 for SQLite, pg for PostgreSQL), on a generated table of 1,000,000 rows;
+// plus how close to its deadline a runaway query is stopped. Prints Markdown tables; `--write` also puts them in
+// README.md. PostgreSQL runs on a throwaway cluster (servers/database/scripts/postgres-cluster.mjs); --no-postgres
+// leaves it out.
+//   node bench/database/run.mjs [--runs N] [--write] [--no-postgres]
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -11,7 +14,9 @@ import { createDatabaseServer } from '@mcpkit/server-database';
 import { connectTestClient, spawnTestClient } from '@mcpkit/server-kit/testing';
 import Database from 'better-sqlite3';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '300' }, write: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '300' }, write: { type: 'boolean' }, 'no-postgres': { type: 'boolean' } },
+});
 const runs = Number(values.runs);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dataDirectory = join(here, '..', '.data');
@@ -96,31 +101,99 @@ const stdioClient = await spawnTestClient({
 });
 const stdio = await measureServer(stdioClient);
 
-// Deadline: a recursive CTE that never ends, stopped at 1,000 ms; the overshoot is the time past the deadline.
-const overshoots = [];
-for (let index = 0; index < 5; index += 1) {
-  const started = performance.now();
-  const result = await stdioClient.callTool('query', {
-    sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
-  });
-  if (!result.isError) throw new Error('The runaway query was not stopped.');
-  overshoots.push(performance.now() - started - 1000);
+/** Runs a query that never ends five times under a 1,000 ms limit; returns how long past the deadline each error came. */
+async function overshoots(client, sql) {
+  const samples = [];
+  for (let index = 0; index < 5; index += 1) {
+    const started = performance.now();
+    const result = await client.callTool('query', { sql });
+    if (!result.isError) throw new Error('The runaway query was not stopped.');
+    samples.push(performance.now() - started - 1000);
+  }
+  return samples;
 }
+
+const sqliteOvershoots = await overshoots(
+  stdioClient,
+  'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
+);
 await memoryClient.close();
 await memoryServer.close();
 await stdioClient.close();
 
+let postgres;
+if (!values['no-postgres']) {
+  const { startPostgresCluster } = await import('../../servers/database/scripts/postgres-cluster.mjs');
+  const pg = createRequire(new URL('../../servers/database/package.json', import.meta.url))('pg');
+  const cluster = await startPostgresCluster();
+  try {
+    const direct = new pg.Client(cluster.url);
+    await direct.connect();
+    const started = performance.now();
+    await direct.query(`CREATE TABLE events AS SELECT x AS id, x % 9973 AS user_id,
+      (ARRAY['view', 'click', 'buy', 'refund'])[1 + x % 4] AS kind, (x * 7919 % 100000) / 100.0 AS amount,
+      'event number ' || x AS note, to_timestamp(1700000000 + x * 60)::text AS created_at
+      FROM generate_series(1::bigint, ${rowCount}) AS x`);
+    await direct.query('ALTER TABLE events ADD PRIMARY KEY (id)');
+    await direct.query('ANALYZE events');
+    process.stderr.write(
+      `Loaded ${rowCount.toLocaleString('en-US')} rows into PostgreSQL in ${Math.round(performance.now() - started)} ms\n`,
+    );
+    const pgPoint = 'SELECT * FROM events WHERE id = $1';
+    const pgFloor = {
+      point: await time((index) => direct.query(pgPoint, [pointId(index)]), runs),
+      scan: await time(() => direct.query(`${scanSql} LIMIT 500`), Math.max(20, runs / 5)),
+    };
+    await direct.end();
+    const measurePg = async (client) => ({
+      point: await time(async (index) => {
+        const result = await client.callTool('query', { sql: pgPoint, params: [pointId(index)] });
+        if (result.isError) throw new Error(JSON.stringify(result.content));
+      }, runs),
+      scan: await time(() => client.callTool('query', { sql: scanSql, max_rows: 500 }), Math.max(20, runs / 5)),
+    });
+    const pgServer = await createDatabaseServer({
+      file: cluster.url,
+      logLevel: 'emergency',
+      limits: { timeoutMs: 1000 },
+    });
+    const pgMemoryClient = await connectTestClient(pgServer);
+    const pgMemory = await measurePg(pgMemoryClient);
+    await pgMemoryClient.close();
+    await pgServer.close();
+    const pgStdioClient = await spawnTestClient({
+      command: process.execPath,
+      args: [bin, cluster.url, '--timeout-ms', '1000', '--log-level', 'emergency'],
+    });
+    const pgStdio = await measurePg(pgStdioClient);
+    const pgOvershoots = await overshoots(pgStdioClient, 'SELECT pg_sleep(30)');
+    await pgStdioClient.close();
+    postgres = { floor: pgFloor, memory: pgMemory, stdio: pgStdio, overshoots: pgOvershoots };
+  } finally {
+    cluster.stop();
+  }
+}
+
 const ms = (value) => `${value < 1 ? value.toFixed(3) : value.toFixed(2)} ms`;
 const ratio = (value, base) => `${(value / base).toFixed(1)}x`;
+const rowsOf = (engine, floorName, measured) => [
+  `| ${engine} point query by primary key | ${floorName} | ${ms(measured.floor.point)} | ${ms(measured.memory.point)} | ${ms(measured.stdio.point)} | ${ratio(measured.stdio.point, measured.floor.point)} |`,
+  `| ${engine} \`SELECT *\` capped at 500 rows | ${floorName} | ${ms(measured.floor.scan)} | ${ms(measured.memory.scan)} | ${ms(measured.stdio.scan)} | ${ratio(measured.stdio.scan, measured.floor.scan)} |`,
+];
 const table = [
-  '| operation (1,000,000-row table) | better-sqlite3 direct (floor) | mcpkit in memory | mcpkit over stdio (bin) | stdio / floor |',
-  '|---|---|---|---|---|',
-  `| point query by primary key | ${ms(floor.point)} | ${ms(memory.point)} | ${ms(stdio.point)} | ${ratio(stdio.point, floor.point)} |`,
-  `| \`SELECT *\` capped at 500 rows | ${ms(floor.scan)} | ${ms(memory.scan)} | ${ms(stdio.scan)} | ${ratio(stdio.scan, floor.scan)} |`,
+  '| operation (1,000,000-row table) | floor | floor time | mcpkit in memory | mcpkit over stdio (bin) | stdio / floor |',
+  '|---|---|---|---|---|---|',
+  ...rowsOf('SQLite', 'better-sqlite3', { floor, memory, stdio }),
+  ...(postgres ? rowsOf('PostgreSQL', 'pg', postgres) : []),
   '',
-  '| runaway query, deadline 1,000 ms | median past the deadline | worst of 5 |',
+  '| runaway query, deadline 1,000 ms, over stdio | median past the deadline | worst of 5 |',
   '|---|---|---|',
-  `| recursive CTE without end, over stdio | ${ms(median(overshoots))} | ${ms(Math.max(...overshoots))} |`,
+  `| SQLite: recursive CTE without end | ${ms(median(sqliteOvershoots))} | ${ms(Math.max(...sqliteOvershoots))} |`,
+  ...(postgres
+    ? [
+        `| PostgreSQL: \`SELECT pg_sleep(30)\` | ${ms(median(postgres.overshoots))} | ${ms(Math.max(...postgres.overshoots))} |`,
+      ]
+    : []),
 ].join('\n');
 
 const note = `Node ${process.version}, ${runs} point queries and ${Math.max(20, runs / 5)} scans per column (medians), ${new Date().toISOString().slice(0, 10)}.`;
