@@ -42,7 +42,7 @@ const options = {
 export const usage = `mcpkit-host: connect MCP servers from a config and run an agent over them.
 
 Usage:
-  mcpkit-host run "QUESTION"          answer on stdout, a trace of tool calls on stderr
+  mcpkit-host run "QUESTION"          answer on stdout, a trace of tool calls on stderr (or pipe the question in)
   mcpkit-host chat                    an interactive chat (/tools, /prompts, /prompt, /resources, /attach, /exit)
   mcpkit-host tools                   list the connected servers' tools, grouped by server
   mcpkit-host call SERVER TOOL [JSON] call a tool directly, without a model

@@ -75,6 +75,7 @@ export class ServerConnection {
   private session: Session | undefined;
   private closing = false;
   private restartTimer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> = Promise.resolve();
   private readonly restartPolicy: RestartPolicy;
 
   constructor(
@@ -144,8 +145,14 @@ export class ServerConnection {
     this.resources = lists.resources;
   }
 
-  /** Lists everything again (on `list_changed`) and tells the host. */
-  async refresh(): Promise<void> {
+  /** Lists everything again (on `list_changed`) and tells the host; refreshes run one after another. */
+  refresh(): Promise<void> {
+    // Serialized so that a slow older listing cannot land after a newer one.
+    this.refreshing = this.refreshing.then(() => this.relist());
+    return this.refreshing;
+  }
+
+  private async relist(): Promise<void> {
     const session = this.session;
     if (!session || this.state !== 'ready') return;
     try {
