@@ -108,15 +108,24 @@ const rows = [
   ['cold start (spawn to initialize answered)', 'coldStart', 1],
   ['cold start, CPU time of the server process', 'coldStartCpu', 0],
 ].filter(([, key]) => results.kit[key].length > 0);
-const lines = [
-  `| measure (median, ms) | kit | raw SDK | kit / SDK |`,
-  `| --- | ---: | ---: | ---: |`,
-  ...rows.map(([label, key, digits]) => {
+/** A Markdown table laid out the way the repository's formatter (Biome) lays it out, so that --write leaves it clean. */
+function markdownTable(header, rows, rightAligned) {
+  const widths = header.map((cell, column) => Math.max(3, cell.length, ...rows.map((row) => row[column].length)));
+  const line = (cells) =>
+    `| ${cells.map((cell, column) => (rightAligned[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join(' | ')} |`;
+  const rule = widths.map((width, column) => (rightAligned[column] ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width)));
+  return [line(header), `| ${rule.join(' | ')} |`, ...rows.map(line)];
+}
+
+const lines = markdownTable(
+  ['measure (median, ms)', 'kit', 'raw SDK', 'kit / SDK'],
+  rows.map(([label, key, digits]) => {
     const kit = median(results.kit[key]);
     const sdk = median(results.sdk[key]);
-    return `| ${label} | ${kit.toFixed(digits)} | ${sdk.toFixed(digits)} | ${(kit / sdk).toFixed(2)}x |`;
+    return [label, kit.toFixed(digits), sdk.toFixed(digits), `${(kit / sdk).toFixed(2)}x`];
   }),
-];
+  [false, true, true, true],
+);
 const samples = `${rounds * sequentialCalls} sequential and ${rounds * concurrentBatches * concurrency} concurrent calls, ${coldStarts} cold starts per server; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (2 cores)`;
 const table = `Node ${process.versions.node}, ${new Date().toISOString().slice(0, 10)}:\n\n${lines.join('\n')}\n\n${samples}.`;
 process.stdout.write(`\n## kit: server-kit vs raw SDK McpServer over stdio\n\n${table}\n`);
