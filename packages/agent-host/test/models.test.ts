@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../src/models/messages.js';
 import type { ToolSpec } from '../src/models/model.js';
+import { postToProvider } from '../src/models/provider-request.js';
 import { startScriptedModel } from '../src/models/scripted-model.js';
 
 const tools: ToolSpec[] = [
@@ -84,6 +85,29 @@ describe.each(['openai', 'anthropic'] as const)('the %s client against the scrip
     await expect(scripted.model(provider).complete({ messages: question, tools: [] })).rejects.toMatchObject({
       code: 'MODEL_REQUEST_FAILED',
       message: expect.stringContaining('answered 400: tools.0: bad schema'),
+    });
+  });
+});
+
+describe('postToProvider', () => {
+  it('stops reading a streamed answer past its byte cap', async () => {
+    await using scripted = await startScriptedModel([{ text: 'x'.repeat(5000) }]);
+    const stream = await postToProvider({
+      label: 'Test API',
+      keyVariable: 'TEST_KEY',
+      url: `${scripted.openAIBaseUrl}/chat/completions`,
+      headers: {},
+      body: { model: 'scripted', stream: true, messages: [] },
+      maxResponseBytes: 1000,
+    });
+    const read = async () => {
+      for await (const _chunk of stream) {
+        // Reading is the point.
+      }
+    };
+    await expect(read()).rejects.toMatchObject({
+      code: 'MODEL_RESPONSE_INVALID',
+      message: 'Test API streamed more than 1000 bytes; the answer was cut off.',
     });
   });
 });

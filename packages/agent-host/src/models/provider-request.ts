@@ -20,9 +20,45 @@ export interface ProviderRequestOptions {
   initialRetryDelayMs?: number;
   /** Time limit for the response headers and between body chunks (default 120 s). */
   timeoutMs?: number;
+  /** Most bytes of a streamed answer (default 32 MiB). */
+  maxResponseBytes?: number;
 }
 
 const retryableStatuses = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
+
+/** Most bytes of one streamed answer read before giving up on a provider that does not stop. */
+export const defaultMaxResponseBytes = 32 * 1024 * 1024;
+const maxErrorBodyBytes = 64 * 1024;
+
+/** Passes a body through, failing once it has carried more than `max` bytes. */
+async function* limitBytes(body: AsyncIterable<Uint8Array>, max: number, label: string): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.length;
+    if (total > max) {
+      throw new HostError(
+        'MODEL_RESPONSE_INVALID',
+        `${label} streamed more than ${max} bytes; the answer was cut off.`,
+      );
+    }
+    yield chunk;
+  }
+}
+
+/** Reads an error body up to `max` bytes; the rest is not needed to show the provider's message. */
+async function readCapped(body: AsyncIterable<Uint8Array> & { destroy?(): void }, max: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    total += chunk.length;
+    if (total >= max) {
+      body.destroy?.();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8').slice(0, max);
+}
 
 /** Reads Retry-After (seconds or an HTTP date) or the `retry-after-ms` some providers send. */
 export function retryAfterMs(
@@ -85,8 +121,10 @@ export async function postToProvider(options: ProviderRequestOptions): Promise<A
         bodyTimeout: timeout,
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
-      const text = await response.body.text();
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        return limitBytes(response.body, options.maxResponseBytes ?? defaultMaxResponseBytes, options.label);
+      }
+      const text = await readCapped(response.body, maxErrorBodyBytes);
       if (!retryableStatuses.has(response.statusCode) || attempt >= maxRetries) {
         throw failure(options, response.statusCode, text);
       }
