@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { KitServer } from '@mcpkit/server-kit';
 import {
   connectTestClient,
   spawnTestClient,
@@ -42,6 +43,17 @@ export function makeFixture(): { directory: string; file: string; cleanup(): voi
   return { directory, file, cleanup: () => rmSync(directory, { recursive: true, force: true }) };
 }
 
+/** Connects a test client in memory; closing the client also closes the server, which stops its workers or pool. */
+export async function connectOwning(server: KitServer, clientOptions: TestClientOptions = {}): Promise<TestClient> {
+  const client = await connectTestClient(server, clientOptions);
+  const closeClient = client.close;
+  const close = async () => {
+    await closeClient();
+    await server.close();
+  };
+  return Object.assign(client, { close, [Symbol.asyncDispose]: close });
+}
+
 /** How a suite reaches a server: in memory, or through the bin over stdio. */
 export type Transport = 'memory' | 'stdio';
 
@@ -52,15 +64,7 @@ export async function startClient(
   clientOptions: TestClientOptions = {},
 ): Promise<TestClient> {
   if (transport === 'memory') {
-    const server = await createDatabaseServer({ ...options, logLevel: 'emergency' });
-    const client = await connectTestClient(server, clientOptions);
-    // Closing the client also closes the server, which stops its worker processes.
-    const closeClient = client.close;
-    const close = async () => {
-      await closeClient();
-      await server.close();
-    };
-    return Object.assign(client, { close, [Symbol.asyncDispose]: close });
+    return connectOwning(await createDatabaseServer({ ...options, logLevel: 'emergency' }), clientOptions);
   }
   const args = [binPath, options.file, '--log-level', 'emergency'];
   if (options.allowWrite) args.push('--allow-write');

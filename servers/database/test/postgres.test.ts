@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { connectTestClient, resultText, spawnTestClient, type TestClient } from '@mcpkit/server-kit/testing';
+import { resultText, spawnTestClient, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabaseServer } from '../src/server.js';
-import { binPath } from './fixtures.js';
+import { binPath, connectOwning } from './fixtures.js';
 import { fingerprint, seedPostgres } from './postgres-fixture.js';
 
 const url = inject('postgresUrl');
@@ -20,13 +20,7 @@ async function memoryClient(
     limits: { timeoutMs: options.timeoutMs ?? 1500, maxRows: options.maxRows ?? 100 },
     logLevel: 'emergency',
   });
-  const client = await connectTestClient(server, onElicit ? { onElicit } : {});
-  const closeClient = client.close;
-  const close = async () => {
-    await closeClient();
-    await server.close();
-  };
-  return Object.assign(client, { close, [Symbol.asyncDispose]: close });
+  return connectOwning(server, onElicit ? { onElicit } : {});
 }
 
 describe.skipIf(!url)('database server on PostgreSQL', () => {

@@ -1,7 +1,7 @@
-import { connectTestClient, resultText, spawnTestClient, type TestClient } from '@mcpkit/server-kit/testing';
+import { resultText, spawnTestClient, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabaseServer } from '../src/server.js';
-import { binPath, injection, makeFixture } from './fixtures.js';
+import { binPath, connectOwning, injection, makeFixture } from './fixtures.js';
 import { seedPostgresLikeSqlite } from './postgres-fixture.js';
 
 /** One suite, two engines: the same tools, resources and prompts on SQLite and PostgreSQL, in memory and over stdio. */
@@ -36,13 +36,7 @@ async function start(
     limits: { maxRows: 100, timeoutMs: 1500 },
     logLevel: 'emergency',
   });
-  const client = await connectTestClient(server, clientOptions);
-  const closeClient = client.close;
-  const close = async () => {
-    await closeClient();
-    await server.close();
-  };
-  return Object.assign(client, { close, [Symbol.asyncDispose]: close });
+  return connectOwning(server, clientOptions);
 }
 
 describe.each(setups)('%s over %s', (engine, transport) => {
