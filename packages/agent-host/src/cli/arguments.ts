@@ -58,8 +58,8 @@ Options:
       --max-steps N        most tool-calling turns per question (default 10)
       --timeout MS         time limit of each tool call (default: the config's, else 60000)
       --system TEXT        instructions for the model
-      --sampling POLICY    whether servers may use the model: allow, ask, deny (default ask; ask declines when
-                           no one is at the terminal)
+      --sampling POLICY    whether servers may use the model: allow, ask, deny (default ask: chat asks you,
+                           the other commands decline)
       --root DIR           a root directory offered to servers (repeatable; default the working directory)
   -h, --help               show this help
   -v, --version            show the version
