@@ -3,7 +3,6 @@ import type { ServerConfig } from '../config/server-config.js';
 import { errorMessage, HostError } from '../errors.js';
 import type { ClientRequestHandlers } from './client-requests.js';
 import { listEverything, openSession, type ServerLists, type Session } from './open-session.js';
-import { GroupStdioTransport } from './stdio-transport.js';
 import { toolAllowed } from './tool-filter.js';
 import type {
   CallToolResult,
@@ -84,12 +83,6 @@ export class ServerConnection {
   ) {
     this.name = config.name;
     this.restartPolicy = { maxAttempts: 5, initialDelayMs: 500, maxDelayMs: 30_000, ...options.restart };
-  }
-
-  /** The process id of a stdio server while it runs. */
-  get pid(): number | undefined {
-    const transport = this.session?.transport;
-    return transport instanceof GroupStdioTransport ? transport.pid : undefined;
   }
 
   /** Starts and initializes the server and lists what it offers; throws a HostError when it cannot. */

@@ -38,11 +38,6 @@ export class GroupStdioTransport implements Transport {
 
   constructor(private readonly options: StdioTransportOptions) {}
 
-  /** The child's process id (its process group id too), once started. */
-  get pid(): number | undefined {
-    return this.child?.pid;
-  }
-
   start(): Promise<void> {
     const { name, command, args, env, cwd, log } = this.options;
     return new Promise((resolve, reject) => {
