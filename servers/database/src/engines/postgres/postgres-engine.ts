@@ -2,17 +2,10 @@ import { ToolError } from '@mcpkit/server-kit';
 import pg from 'pg';
 import { sqlTokens } from '../../sql-words.js';
 import { checkPostgresStatement, StatementError } from '../../statement-safety.js';
-import { toCell } from '../cells.js';
-import type {
-  CellValue,
-  DatabaseEngine,
-  ExplainResult,
-  QueryRequest,
-  QueryResult,
-  StatementParameters,
-} from '../engine.js';
+import type { DatabaseEngine, ExplainResult, QueryRequest, QueryResult } from '../engine.js';
 import { createStatement, describeTable, listTables } from './postgres-catalog.js';
 import { describeConnectionError, describePostgresError, describeTarget, redact } from './postgres-errors.js';
+import { capRows, planLines, positional, statementBody, wrappable } from './postgres-statements.js';
 
 /** How the PostgreSQL engine connects and bounds its work. */
 export interface PostgresEngineOptions {
@@ -30,36 +23,6 @@ export interface PostgresEngineOptions {
   countLimit?: number;
   /** Connections of the pool (default 4). */
   poolSize?: number;
-}
-
-/** Statements that can be wrapped as a subquery, so the server stops at the row cap instead of sending every row. */
-const wrappable = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE']);
-
-function positional(params: StatementParameters | undefined): unknown[] {
-  if (params === undefined) return [];
-  if (!Array.isArray(params)) {
-    throw new ToolError('PostgreSQL takes positional placeholders ($1, $2, ...): pass params as an array.');
-  }
-  return params;
-}
-
-/** The statement without a final semicolon, so that it fits inside parentheses. */
-function statementBody(sql: string): string {
-  const tokens = sqlTokens(sql, { dollarQuotes: true });
-  const last = tokens.at(-1);
-  return last?.kind === 'punctuation' && last.value === ';' ? sql.slice(0, last.offset) : sql;
-}
-
-/** One line per plan node of EXPLAIN (FORMAT JSON), indented by depth. */
-function planLines(node: Record<string, unknown>, depth = 0): string[] {
-  const parts = [String(node['Node Type'])];
-  if (node['Index Name']) parts.push(`using ${node['Index Name']}`);
-  if (node['Relation Name']) parts.push(`on ${node.Schema ? `${node.Schema}.` : ''}${node['Relation Name']}`);
-  const cost = `(cost=${node['Startup Cost']}..${node['Total Cost']} rows=${node['Plan Rows']})`;
-  const condition = ['Index Cond', 'Filter', 'Hash Cond', 'Join Filter'].map((key) => node[key]).find(Boolean);
-  const line = `${'  '.repeat(depth)}${parts.join(' ')} ${cost}${condition ? ` ${condition}` : ''}`;
-  const children = (node.Plans as Record<string, unknown>[] | undefined) ?? [];
-  return [line, ...children.flatMap((child) => planLines(child, depth + 1))];
 }
 
 /** Connects to PostgreSQL behind the engine interface; fails with one clear sentence when it cannot. */
@@ -186,31 +149,6 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
     }
   }
 
-  function toRows(rows: unknown[][], maxRows: number) {
-    const kept: CellValue[][] = [];
-    let bytes = 0;
-    let shortenedCells = 0;
-    let truncated: QueryResult['truncated'];
-    for (const raw of rows) {
-      if (kept.length >= maxRows) {
-        truncated = 'row_cap';
-        break;
-      }
-      const row = raw.map((value) => {
-        const { cell, shortened } = toCell(value, cellChars);
-        if (shortened) shortenedCells += 1;
-        return cell;
-      });
-      bytes += JSON.stringify(row).length + 1;
-      if (bytes > byteBudget && kept.length > 0) {
-        truncated = 'byte_budget';
-        break;
-      }
-      kept.push(row);
-    }
-    return { kept, shortenedCells, truncated };
-  }
-
   async function readRows(
     client: pg.PoolClient,
     sql: string,
@@ -224,7 +162,7 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
     const text = wrap ? `SELECT * FROM (\n${body}\n) AS mcpkit_rows LIMIT ${maxRows + 1}` : sql;
     const result = await prepared(client, text, values, sql);
     const columns = result.fields.map((field) => field.name);
-    const { kept, shortenedCells, truncated } = toRows(result.rows as unknown[][], maxRows);
+    const { kept, shortenedCells, truncated } = capRows(result.rows as unknown[][], maxRows, cellChars, byteBudget);
     const output: QueryResult = { columns, rows: kept, shortenedCells, elapsedMs: 0 };
     if (truncated) {
       output.truncated = truncated;
@@ -305,7 +243,12 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
           ReturnType<DatabaseEngine['execute']>
         >;
         if (result.fields.length > 0) {
-          const { kept, shortenedCells, truncated } = toRows(result.rows as unknown[][], request.maxRows);
+          const { kept, shortenedCells, truncated } = capRows(
+            result.rows as unknown[][],
+            request.maxRows,
+            cellChars,
+            byteBudget,
+          );
           output.returned = {
             columns: result.fields.map((field) => field.name),
             rows: kept,

@@ -72,13 +72,17 @@ export class SqliteConnection {
     return describeSqliteError(error, sql, this.locator(sql, message));
   }
 
-  private prepare(sql: string, mode: StatementMode): Database.Statement {
-    let statement: Database.Statement;
+  /** Prepares a statement (SQLite parses it and refuses a second one), or throws its error for the model. */
+  private compile(sql: string): Database.Statement {
     try {
-      statement = this.db.prepare(sql);
+      return this.db.prepare(sql);
     } catch (error) {
       throw new StatementError(this.describe(error, sql));
     }
+  }
+
+  private prepare(sql: string, mode: StatementMode): Database.Statement {
+    const statement = this.compile(sql);
     checkStatement(sql, { readonly: statement.readonly, reader: statement.reader }, mode);
     return statement;
   }
@@ -169,14 +173,15 @@ export class SqliteConnection {
   /** The query plan as an indented tree, from EXPLAIN QUERY PLAN (the statement is prepared, never run). */
   explain(request: Omit<QueryRequest, 'maxRows'>): ExplainResult {
     this.queryOnly.run();
-    // Check the statement on its own first: prefixing EXPLAIN keeps it one statement, and the rules see its own words.
-    const probe = this.prepareAny(request.sql);
-    this.prepare(request.sql, probe.readonly ? 'read' : 'write');
-    if (!probe.readonly && !this.options.writable) {
+    // The statement is checked on its own: prefixing EXPLAIN QUERY PLAN keeps it one statement.
+    const statement = this.compile(request.sql);
+    if (!statement.readonly && !this.options.writable) {
       throw new StatementError(
         'This statement would change the database; this server is read-only, so it is not explained either.',
       );
     }
+    const facts = { readonly: statement.readonly, reader: statement.reader };
+    checkStatement(request.sql, facts, statement.readonly ? 'read' : 'write');
     let rows: { id: number; parent: number; detail: string }[];
     try {
       rows = this.db.prepare(`EXPLAIN QUERY PLAN ${request.sql}`).all(...bindable(request.params)) as typeof rows;
@@ -190,14 +195,6 @@ export class SqliteConnection {
       return `${'  '.repeat(level)}${row.detail}`;
     });
     return { plan };
-  }
-
-  private prepareAny(sql: string): Database.Statement {
-    try {
-      return this.db.prepare(sql);
-    } catch (error) {
-      throw new StatementError(this.describe(error, sql));
-    }
   }
 
   /** Runs one write statement (only on a writable connection); RETURNING rows come back capped like a query. */
