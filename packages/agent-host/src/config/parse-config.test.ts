@@ -1,4 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: configs spell ${...} references literally.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './parse-config.js';
 
@@ -99,5 +102,30 @@ describe('parseConfig', () => {
       code: 'CONFIG_INPUT_MISSING',
       message: expect.stringMatching(/input "key" \(The key\) needs a value/),
     });
+  });
+});
+
+describe('parseConfig with an envFile', () => {
+  it('gives a stdio server the variables of its envFile, relative to the workspace, env winning', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'mcpkit-envfile-'));
+    writeFileSync(
+      join(folder, '.env'),
+      '# secrets\nexport TOKEN="abc def"\nMODE=read # inline comment\nEMPTY=\nSINGLE=\'x=y\'\nOVERRIDE=file\n',
+    );
+    const config = await parseConfig(
+      {
+        servers: { db: { type: 'stdio', command: 'db', envFile: '${workspaceFolder}/.env', env: { OVERRIDE: 'env' } } },
+      },
+      { file: 'mcp.json', workspaceFolder: folder, environment: {} },
+    );
+    expect(config.servers[0]?.transport).toMatchObject({
+      env: { TOKEN: 'abc def', MODE: 'read', EMPTY: '', SINGLE: 'x=y', OVERRIDE: 'env' },
+    });
+    await expect(
+      parseConfig(
+        { servers: { db: { command: 'db', envFile: 'missing.env' } } },
+        { file: 'mcp.json', workspaceFolder: folder },
+      ),
+    ).rejects.toThrow(/^mcp\.json: server "db": field "envFile": cannot read .*missing\.env\.$/);
   });
 });

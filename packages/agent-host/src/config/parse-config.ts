@@ -1,6 +1,8 @@
 import { homedir } from 'node:os';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { HostError } from '../errors.js';
+import { readEnvFile } from './env-file.js';
 import {
   defaultCallTimeoutMs,
   defaultStartupTimeoutMs,
@@ -47,6 +49,8 @@ const stdioEntry = z.object({
   command: z.string().min(1),
   args: names.optional(),
   env: stringRecord.optional(),
+  /** A `.env` file whose variables the server gets (VS Code); `env` wins over it. */
+  envFile: z.string().optional(),
   cwd: z.string().optional(),
   ...common,
 });
@@ -137,7 +141,14 @@ export async function parseConfig(json: unknown, options: ParseConfigOptions = {
 
   const result: ServerConfig[] = [];
   for (const [name, entry] of Object.entries(servers)) {
-    result.push(parseServer(name, entry, file, context));
+    const server = parseServer(name, entry, file, context);
+    const envFile = isRecord(entry) && typeof entry.envFile === 'string' ? entry.envFile : undefined;
+    if (envFile !== undefined && server.transport.kind === 'stdio') {
+      const where = `${file}: server "${name}": field "envFile"`;
+      const path = resolve(context.workspaceFolder, substitute(envFile, { ...context, where }));
+      server.transport.env = { ...(await readEnvFile(path, where)), ...server.transport.env };
+    }
+    result.push(server);
   }
   return { servers: result, source: file };
 }
