@@ -42,6 +42,8 @@ export function toAnthropicMessages(messages: Message[]): Array<{ role: 'user' |
     if (message.role === 'user') {
       push('user', blocks(message.content));
     } else if (message.role === 'assistant') {
+      // An empty answer (no text, no calls) would be refused as an empty message; it says nothing anyway.
+      if (!message.text && message.toolCalls.length === 0) continue;
       push('assistant', [
         ...(message.text ? [{ type: 'text', text: message.text }] : []),
         ...message.toolCalls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments })),

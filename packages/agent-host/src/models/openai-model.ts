@@ -37,6 +37,8 @@ export function toOpenAIMessages(system: string | undefined, messages: Message[]
     if (message.role === 'user') {
       wire.push({ role: 'user', content: userContent(message.content) });
     } else if (message.role === 'assistant') {
+      // An empty answer (no text, no calls) is refused by some servers and says nothing anyway.
+      if (!message.text && message.toolCalls.length === 0) continue;
       wire.push({
         role: 'assistant',
         content: message.text || null,
