@@ -71,6 +71,29 @@ describe.each<Transport>(['memory', 'stdio'])('SQLite specifics (%s)', (transpor
     expect(refused.isError).toBe(true);
   });
 
+  it('kills the workers when the client cancels calls, so the next call does not wait for their deadline', async () => {
+    // Three runaway calls fill the pool of three workers; only killing them frees a worker before the deadline.
+    const controllers = [0, 1, 2].map(() => new AbortController());
+    const calls = controllers.map((controller) =>
+      client.client.callTool(
+        {
+          name: 'query',
+          arguments: { sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c' },
+        },
+        undefined,
+        { signal: controller.signal },
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const cancelledAt = performance.now();
+    for (const controller of controllers) controller.abort();
+    for (const call of calls) await expect(call).rejects.toThrow();
+    const next = await client.callTool('query', { sql: 'SELECT 1 AS one' });
+    expect(next.isError).toBeFalsy();
+    // Without the kill the next call would wait for the 1,500 ms deadline of the runaway calls.
+    expect(performance.now() - cancelledAt).toBeLessThan(1250);
+  });
+
   describe('read-only rules, enforced by SQLite and checked again', () => {
     const refusals: [string, string, RegExp][] = [
       ['a second statement', 'SELECT 1; DROP TABLE users', /more than one statement/],

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resultText, spawnTestClient, type TestClient } from '@mcpkit/server-kit/testing';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabaseServer } from '../src/server.js';
 import { binPath, connectOwning } from './fixtures.js';
@@ -98,6 +99,30 @@ describe.skipIf(!url)('database server on PostgreSQL', () => {
       const again = await client.callTool('query', { sql: 'SELECT 1 AS one' });
       expect(again.isError).toBeFalsy();
     }
+  });
+
+  it('cancels the statement on the server when the client cancels the call', async () => {
+    const controller = new AbortController();
+    const call = client.client.callTool({ name: 'query', arguments: { sql: 'SELECT pg_sleep(20)' } }, undefined, {
+      signal: controller.signal,
+    });
+    const running = async () => {
+      const watcher = new pg.Client(url);
+      await watcher.connect();
+      const { rows } = await watcher.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(20)%' AND pid <> pg_backend_pid()",
+      );
+      await watcher.end();
+      return (rows[0] as { n: number }).n;
+    };
+    await expect.poll(running, { timeout: 5000, interval: 50 }).toBe(1);
+    const cancelledAt = performance.now();
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    // Gone well before the 1,500 ms deadline would have stopped it.
+    await expect.poll(running, { timeout: 5000, interval: 50 }).toBe(0);
+    expect(performance.now() - cancelledAt).toBeLessThan(1400);
+    expect((await client.callTool('query', { sql: 'SELECT 1 AS one' })).isError).toBeFalsy();
   });
 
   describe('read-only rules: every attempt leaves the data unchanged', () => {
