@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { EmptyResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer } from './create-server.js';
@@ -74,6 +74,22 @@ describe('createServer', () => {
     const error = await client.client.callTool({ name: 'nope', arguments: {} }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+  });
+
+  it('answers malformed requests with JSON-RPC invalid params and a readable reason, not an internal error', async () => {
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [greet] }));
+    const malformed = [
+      { method: 'tools/call', params: { name: 'greet', arguments: 'not an object' } },
+      { method: 'resources/read', params: {} },
+      { method: 'prompts/get', params: { name: 42 } },
+      { method: 'completion/complete', params: { ref: { type: 'ref/prompt' } } },
+    ];
+    for (const request of malformed) {
+      const error = await client.client.request(request, EmptyResultSchema).catch((caught: unknown) => caught);
+      expect(error, request.method).toBeInstanceOf(McpError);
+      expect((error as McpError).code, request.method).toBe(ErrorCode.InvalidParams);
+      expect((error as McpError).message).toMatch(new RegExp(`Invalid (${request.method}|tools/call) request`));
+    }
   });
 
   it('rejects duplicate and invalid names at definition time with a typed error', () => {

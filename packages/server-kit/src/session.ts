@@ -17,11 +17,12 @@ import {
   RootsListChangedNotificationSchema,
   type ServerNotification,
   type ServerRequest,
+  type ServerResult,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ClientInfo, RequestContext } from './context.js';
 import type { Completer, ResourceListing } from './define-resource.js';
 import { ToolError } from './errors.js';
@@ -195,16 +196,38 @@ export class Session {
     return undefined;
   }
 
+  /**
+   * Registers a request handler whose malformed requests get JSON-RPC invalid params (-32602) with a readable list of
+   * what is wrong. Registered with the SDK directly, a request failing the SDK's schema would come back as an internal
+   * error (-32603) carrying a dump of zod issues, as if the server had failed.
+   */
+  private handle<Schema extends z.ZodObject<{ method: z.ZodLiteral<string> }>>(
+    schema: Schema,
+    handler: (request: z.output<Schema>, extra: Extra) => ServerResult | Promise<ServerResult>,
+  ): void {
+    const method = schema.shape.method;
+    this.server.setRequestHandler(z.looseObject({ method }), (request, extra) => {
+      const parsed = schema.safeParse(request);
+      if (!parsed.success) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid ${method.value} request: ${describeIssues(parsed.error)}.`,
+        );
+      }
+      return handler(parsed.data, extra);
+    });
+  }
+
   private registerHandlers(): void {
     const { server } = this;
     const { registry } = this.host;
 
-    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    this.handle(SetLevelRequestSchema, (request) => {
       this.logLevel = request.params.level;
       return {};
     });
 
-    server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    this.handle(ListToolsRequestSchema, (request) => {
       const page = this.page(
         Array.from(registry.tools.values(), (tool) => tool.listing),
         request.params?.cursor,
@@ -212,7 +235,7 @@ export class Session {
       return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     });
 
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    this.handle(CallToolRequestSchema, (request, extra) => {
       const registered = registry.tools.get(request.params.name);
       if (!registered) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       return runTool(registered, request.params.arguments, {
@@ -222,7 +245,7 @@ export class Session {
       });
     });
 
-    server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+    this.handle(ListResourcesRequestSchema, async (request, extra) => {
       const context = this.requestContext(extra, this.signalFor(extra));
       const listed: ResourceListing[] = Array.from(registry.resources.values(), (resource) => resource.listing);
       for (const template of registry.templates.values()) {
@@ -232,7 +255,7 @@ export class Session {
       return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     });
 
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
+    this.handle(ListResourceTemplatesRequestSchema, (request) => {
       const page = this.page(
         Array.from(registry.templates.values(), (template) => template.listing),
         request.params?.cursor,
@@ -240,21 +263,21 @@ export class Session {
       return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     });
 
-    server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+    this.handle(ReadResourceRequestSchema, (request, extra) =>
       readResource(registry, request.params.uri, this.requestContext(extra, this.signalFor(extra)), this.host.log),
     );
 
-    server.setRequestHandler(SubscribeRequestSchema, (request) => {
+    this.handle(SubscribeRequestSchema, (request) => {
       this.subscriptions.add(request.params.uri);
       return {};
     });
 
-    server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    this.handle(UnsubscribeRequestSchema, (request) => {
       this.subscriptions.delete(request.params.uri);
       return {};
     });
 
-    server.setRequestHandler(ListPromptsRequestSchema, (request) => {
+    this.handle(ListPromptsRequestSchema, (request) => {
       const page = this.page(
         Array.from(registry.prompts.values(), (prompt) => prompt.listing),
         request.params?.cursor,
@@ -262,7 +285,7 @@ export class Session {
       return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     });
 
-    server.setRequestHandler(GetPromptRequestSchema, async (request, extra): Promise<GetPromptResult> => {
+    this.handle(GetPromptRequestSchema, async (request, extra): Promise<GetPromptResult> => {
       const registered = registry.prompts.get(request.params.name);
       if (!registered) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
       const { definition } = registered;
@@ -295,7 +318,7 @@ export class Session {
       return rendered;
     });
 
-    server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    this.handle(CompleteRequestSchema, async (request) => {
       const { ref, argument, context } = request.params;
       const completer = this.findCompleter(ref as { type: string; name?: string; uri?: string }, argument.name);
       const values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {} }) : [];
