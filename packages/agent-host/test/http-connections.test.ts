@@ -88,6 +88,26 @@ describe('connecting HTTP servers', () => {
     }
   });
 
+  it('starts a new session when a restarted server has forgotten the old one, and repeats the call', async () => {
+    const first = echoServer('modern');
+    const listening = await serveHttp(first, { port: 0 });
+    const log = collectLog();
+    await using host = await connectHost({ servers: [httpServer('modern', listening.url)] }, { log: log.sink });
+    expect(textOf(await host.callTool('modern__echo', { text: 'before' }))).toBe('modern: before');
+    await listening.close();
+    await first.close();
+    const second = echoServer('modern');
+    const again = await serveHttp(second, { port: listening.port });
+    try {
+      expect(textOf(await host.callTool('modern__echo', { text: 'after' }))).toBe('modern: after');
+      expect(log.lines).toContain('[modern] the server forgot the session; starting a new one');
+      expect(host.connection('modern')?.state).toBe('ready');
+    } finally {
+      await again.close();
+      await second.close();
+    }
+  });
+
   it('falls back to the legacy HTTP+SSE transport when the server is an old one, headers included', async () => {
     const legacy = await legacySseServer();
     const log = collectLog();

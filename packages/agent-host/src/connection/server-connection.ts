@@ -1,3 +1,4 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { errorMessage, HostError } from '../errors.js';
@@ -75,6 +76,7 @@ export class ServerConnection {
   private closing = false;
   private restartTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
+  private renewing: Promise<boolean> | undefined;
   private readonly restartPolicy: RestartPolicy;
 
   constructor(
@@ -201,7 +203,56 @@ export class ServerConnection {
   }
 
   /** Calls a tool; always resolves, with the tool's own result or an error result saying what went wrong. */
-  async callTool(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+  callTool(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    return this.callOnce(tool, args, options, true);
+  }
+
+  /**
+   * An HTTP server that restarted has forgotten our session and answers 404; the spec's remedy is a new session, so
+   * the host initializes again and repeats the call once.
+   */
+  private async renewSession(lost: Session): Promise<boolean> {
+    this.renewing ??= (async () => {
+      if (this.session !== lost) return this.state === 'ready';
+      this.session = undefined;
+      await lost.client.close().catch(() => {});
+      this.options.log(this.name, 'the server forgot the session; starting a new one');
+      try {
+        await this.open();
+        return true;
+      } catch (error) {
+        this.error = `could not start a new session: ${errorMessage(error)}`;
+        this.setState('failed');
+        return false;
+      }
+    })().finally(() => {
+      this.renewing = undefined;
+    });
+    return this.renewing;
+  }
+
+  /**
+   * Whether an HTTP server no longer knows the session: it answered 404, or the connection broke (a restarted server
+   * closes the old sockets) and a ping now gets 404. A server that still knows the session keeps it, and the failed
+   * call is not repeated, since it may have run.
+   */
+  private async sessionLost(session: Session, error: unknown): Promise<boolean> {
+    if (this.config.transport.kind !== 'http' || error instanceof McpError) return false;
+    if (error instanceof StreamableHTTPError) return error.code === 404;
+    try {
+      await session.client.ping({ timeout: 5000 });
+      return false;
+    } catch (pingError) {
+      return pingError instanceof StreamableHTTPError && pingError.code === 404;
+    }
+  }
+
+  private async callOnce(
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+    mayRenew: boolean,
+  ): Promise<CallToolResult> {
     const session = this.session;
     if (!session || this.state !== 'ready') return errorResult(this.unavailable());
     if (!toolAllowed(this.config.tools, tool)) {
@@ -217,6 +268,9 @@ export class ServerConnection {
       return result as CallToolResult;
     } catch (error) {
       if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
+      if (mayRenew && (await this.sessionLost(session, error)) && (await this.renewSession(session))) {
+        return this.callOnce(tool, args, options, false);
+      }
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
         return errorResult(`Tool "${tool}" of server "${this.name}" did not answer within ${timeout} ms.`);
       }
