@@ -42,12 +42,15 @@ function installInto(directory, specs, isReady) {
       ['install', '--prefix', staging, '--no-audit', '--no-fund', '--loglevel=error', '--no-save', ...specs],
       { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 },
     );
-    rmSync(directory, { recursive: true, force: true });
     try {
       renameSync(staging, directory);
-    } catch (error) {
-      // Another process won the race; its copy is as good as ours.
-      if (!isReady()) throw error;
+    } catch {
+      // The folder exists: another process may have just installed it (then its copy is as good as ours, and may be
+      // in use, so it stays), or an unusable old install is in the way (then ours replaces it).
+      if (!isReady()) {
+        rmSync(directory, { recursive: true, force: true });
+        renameSync(staging, directory);
+      }
     }
   } finally {
     rmSync(staging, { recursive: true, force: true });
