@@ -86,10 +86,30 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
   // A second worker, started in the background, answers the next call while a slow one runs.
   pool.prewarm();
 
-  /** Runs one request on a worker, killing the worker at the deadline or on cancel. */
+  /**
+   * Runs one request on a worker, killing the worker at the deadline or on cancel. A worker that died under a read
+   * (killed from outside, out of memory) is replaced and the read tried once more; a write is never repeated.
+   */
   async function run(body: Parameters<WorkerProcess['request']>[0], signal: AbortSignal): Promise<unknown> {
     // The time limit counts from the call, so waiting for a free worker is part of it.
     const deadline = AbortSignal.timeout(timeoutMs);
+    const attempts = body.op === 'execute' ? 1 : 2;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await runOnce(body, signal, deadline);
+      } catch (error) {
+        const died = error instanceof WorkerError && !error.forModel;
+        if (!died) throw error;
+        if (attempt >= attempts) {
+          throw new ToolError(
+            'The SQLite worker process stopped unexpectedly while running the statement; the server replaced it, so the call can be tried again.',
+          );
+        }
+      }
+    }
+  }
+
+  async function runOnce(body: Parameters<WorkerProcess['request']>[0], signal: AbortSignal, deadline: AbortSignal) {
     let worker: WorkerProcess;
     try {
       worker = await pool.acquire(AbortSignal.any([signal, deadline]));

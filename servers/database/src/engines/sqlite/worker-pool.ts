@@ -110,8 +110,10 @@ export class WorkerPool {
   /** An idle worker, a new one, or the next one given back. */
   async acquire(signal: AbortSignal): Promise<WorkerProcess> {
     signal.throwIfAborted();
-    const idle = this.idle.pop();
-    if (idle) return idle;
+    for (let idle = this.idle.pop(); idle; idle = this.idle.pop()) {
+      if (idle.alive) return idle;
+      this.discard(idle); // died while idle (killed from outside, out of memory): replace it
+    }
     if (this.live < this.size) return this.spawn();
     return new Promise((resolve, reject) => {
       const waiter = { resolve, reject };
