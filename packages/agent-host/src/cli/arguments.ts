@@ -13,6 +13,10 @@ export interface CommonOptions {
   system?: string;
   sampling?: SamplingPolicy;
   roots: string[];
+  /** `install`: the entry's key in the client's config. */
+  name?: string;
+  /** `install`: merge into the client's config file instead of printing the entry. */
+  write: boolean;
 }
 
 /** A parsed command line. */
@@ -34,6 +38,8 @@ const options = {
   system: { type: 'string' },
   sampling: { type: 'string' },
   root: { type: 'string', multiple: true },
+  name: { type: 'string' },
+  write: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -47,6 +53,9 @@ Usage:
   mcpkit-host tools                   list the connected servers' tools, grouped by server
   mcpkit-host call SERVER TOOL [JSON] call a tool directly, without a model
   mcpkit-host conformance-client URL  the client side of the official MCP conformance suite
+  mcpkit-host install CLIENT SERVER [-- ARGS...]
+                                      the config entry that starts one of this checkout's servers
+                                      (database, filesystem, search) in claude, cursor or vscode
 
 Options:
   -c, --config FILE        config with "mcpServers" or "servers" (default ./mcp.json, then .vscode/mcp.json,
@@ -61,6 +70,8 @@ Options:
       --sampling POLICY    whether servers may use the model: allow, ask, deny (default ask: chat asks you,
                            the other commands decline)
       --root DIR           a root directory offered to servers (repeatable; default the working directory)
+      --name NAME          install: the entry's name in the client's config (default mcpkit-SERVER)
+      --write              install: merge the entry into the client's config file, after a backup
   -h, --help               show this help
   -v, --version            show the version
 
@@ -100,6 +111,8 @@ export function parseCommandLine(argv: string[]): ParsedCommand {
     options: {
       json: values.json ?? false,
       quiet: values.quiet ?? false,
+      write: values.write ?? false,
+      ...(values.name !== undefined ? { name: values.name } : {}),
       roots: values.root ?? [],
       ...(values.config !== undefined ? { config: values.config } : {}),
       ...(values.model !== undefined ? { model: values.model } : {}),

@@ -4,6 +4,7 @@ import { type ParsedCommand, parseCommandLine, usage } from './arguments.js';
 import { callCommand } from './commands/call.js';
 import { chatCommand } from './commands/chat.js';
 import { conformanceClientCommand } from './commands/conformance-client.js';
+import { installCommand } from './commands/install.js';
 import { runCommand } from './commands/run.js';
 import { toolsCommand } from './commands/tools.js';
 import { flushOut, writeError, writeOut } from './output.js';
@@ -14,6 +15,7 @@ const commands: Record<string, (parsed: ParsedCommand) => Promise<number>> = {
   tools: toolsCommand,
   call: callCommand,
   'conformance-client': conformanceClientCommand,
+  install: installCommand,
 };
 
 function version(): string {
