@@ -31,6 +31,9 @@ export async function seedPostgres(url: string): Promise<void> {
       CREATE TABLE secrets (id int PRIMARY KEY, value text);
       INSERT INTO secrets VALUES (1, 'only for the owner');
       CREATE VIEW big_orders AS SELECT * FROM orders WHERE quantity >= 4;
+      DROP SCHEMA IF EXISTS sales CASCADE;
+      CREATE SCHEMA sales;
+      CREATE TABLE sales.invoices (id int PRIMARY KEY, customer_id int REFERENCES public.customers(id), total numeric(10, 2));
       CREATE FUNCTION sneaky_cleanup() RETURNS int LANGUAGE sql AS $$ DELETE FROM orders; SELECT 1 $$;
       ANALYZE;
       GRANT USAGE ON SCHEMA public TO mcpkit_reader;

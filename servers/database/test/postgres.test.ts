@@ -47,9 +47,24 @@ describe.skipIf(!url)('database server on PostgreSQL', () => {
       'public.orders',
       'public.secrets',
       'public.users',
+      'sales.invoices',
     ]);
     expect(tables.find((table) => table.name === 'numbers')?.rows).toBe(2000);
     expect(resultText(result)).toContain('- public.users (table, ~4 rows)');
+  });
+
+  it('names tables outside public with their schema in resources and completion', async () => {
+    const { resources } = await client.client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(
+      expect.arrayContaining(['database://tables/users', 'database://tables/sales.invoices']),
+    );
+    const invoices = await client.client.readResource({ uri: 'database://tables/sales.invoices' });
+    expect((invoices.contents[0] as { text: string }).text).toContain('- total: numeric(10,2)');
+    const completion = await client.client.complete({
+      ref: { type: 'ref/resource', uri: 'database://tables/{name}' },
+      argument: { name: 'name', value: 'sa' },
+    });
+    expect(completion.completion.values).toEqual(['sales.invoices']);
   });
 
   it('describes a table from the catalog, by name or schema.name, case-insensitively', async () => {

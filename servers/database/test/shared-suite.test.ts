@@ -163,7 +163,7 @@ describe.each(setups)('%s over %s', (engine, transport) => {
       sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
     });
     const quick = await client.callTool('query', { sql: 'SELECT count(*) AS n FROM users' });
-    expect(Number(rows(quick)[0]?.[0])).toBe(8);
+    expect(rows(quick)).toEqual([[8]]);
     const stopped = await slow;
     expect(resultText(stopped)).toMatch(/stopped at its time limit of 1,500 ms/);
     const elapsed = performance.now() - started;
@@ -229,6 +229,6 @@ describe.each(setups)('%s over %s', (engine, transport) => {
     expect(resultText(declined)).toBe(
       'The user did not confirm the statement (DELETE without WHERE removes every row of the table), so it was not run.',
     );
-    expect(Number(rows(await writer.callTool('query', { sql: 'SELECT count(*) FROM orders' }))[0]?.[0])).toBe(40);
+    expect(rows(await writer.callTool('query', { sql: 'SELECT count(*) FROM orders' }))).toEqual([[40]]);
   });
 });

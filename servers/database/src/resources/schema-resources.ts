@@ -1,5 +1,6 @@
 import { defineResource, ToolError } from '@mcpkit/server-kit';
 import type { DatabaseDependencies } from '../dependencies.js';
+import type { TableSummary } from '../engines/engine.js';
 import { tableDescriptionText } from '../table-text.js';
 
 /** The whole schema as one resource: the statements that create every table, view, index and trigger. */
@@ -12,6 +13,11 @@ export function schemaResource({ engine }: DatabaseDependencies) {
     mimeType: 'application/sql',
     read: async ({ signal }) => (await engine.schemaText(signal)) || '-- The database has no tables yet.',
   });
+}
+
+/** A table's name as describe_table finds it: with its schema outside SQLite's `main` and PostgreSQL's `public`. */
+function qualifiedName(table: TableSummary): string {
+  return table.schema === 'main' || table.schema === 'public' ? table.name : `${table.schema}.${table.name}`;
 }
 
 /** One resource per table: its columns, keys and indexes, as describe_table reports them. */
@@ -32,8 +38,8 @@ export function tableResources({ engine }: DatabaseDependencies) {
     },
     async list({ signal }) {
       return (await engine.listTables(signal)).map((table) => ({
-        uri: `database://tables/${encodeURIComponent(table.name)}`,
-        name: table.name,
+        uri: `database://tables/${encodeURIComponent(qualifiedName(table))}`,
+        name: qualifiedName(table),
         title: `${table.type === 'view' ? 'View' : 'Table'} ${table.name}`,
         mimeType: 'text/markdown',
       }));
@@ -42,7 +48,7 @@ export function tableResources({ engine }: DatabaseDependencies) {
       async name(value) {
         const tables = await engine.listTables(AbortSignal.timeout(10_000));
         const prefix = value.toLowerCase();
-        return tables.map((table) => table.name).filter((name) => name.toLowerCase().startsWith(prefix));
+        return tables.map(qualifiedName).filter((name) => name.toLowerCase().startsWith(prefix));
       },
     },
   });

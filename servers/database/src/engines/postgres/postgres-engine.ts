@@ -39,6 +39,13 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
     connectionTimeoutMillis: Math.max(timeoutMs, 5000),
     idleTimeoutMillis: 30_000,
     allowExitOnIdle: true,
+    // bigint (count(*), bigserial ids) as a number when it is exact, else as a string; numeric stays a string.
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === pg.types.builtins.INT8 && format !== 'binary'
+          ? (value: string) => (Number.isSafeInteger(Number(value)) ? Number(value) : value)
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
   });
   // An idle connection that breaks (the server restarted) is dropped by the pool; the next call opens a new one.
   pool.on('error', () => {});
