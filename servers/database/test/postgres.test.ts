@@ -94,6 +94,8 @@ describe.skipIf(!url)('database server on PostgreSQL', () => {
     expect(resultText(missing)).toBe(
       'The table "employees" does not exist at line 1, column 15 (PostgreSQL: relation "employees" does not exist). Call list_tables to see the tables there are.',
     );
+    const trailing = await client.callTool('query', { sql: 'SELECT nope FROM users;' });
+    expect(resultText(trailing)).toMatch(/^column "nope" does not exist at line 1, column 8\./);
     const syntax = await client.callTool('query', { sql: 'SELECT id\nFROM users\nWHER id = 1' });
     expect(resultText(syntax)).toMatch(
       /^The SQL has a syntax error at line 3, column 6 \(PostgreSQL: syntax error at or near "id"\)\.$/,

@@ -148,7 +148,7 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
       Object.assign(error as object, { sql: text === sql ? sql : undefined });
       if ((error as { code?: string }).code && text !== sql && (error as { position?: string }).position) {
         // The position counts in the wrapped text: shift it back into the statement as the model wrote it.
-        const shift = text.indexOf(sql);
+        const shift = text.indexOf(statementBody(sql));
         const position = Number((error as { position: string }).position) - shift;
         Object.assign(error as object, { sql, position: position > 0 ? String(position) : undefined });
       }
