@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureNode22, ensureNpmTool } from '../../../scripts/tools/ensure-node22.mjs';
+import { runToEnd } from '../../../scripts/tools/run-to-end.mjs';
 
 /** The suite version the issue names; its active server scenarios are what the server must pass. */
 const conformanceSpec = '@modelcontextprotocol/conformance@0.1.16';
@@ -38,20 +39,6 @@ function startServer(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.once('close', (code) => resolve({ code, output }));
-  });
-}
-
 describe('the official MCP conformance suite (active server scenarios)', () => {
   let server: { child: ChildProcess; url: string };
   let outputDirectory: string;
@@ -66,7 +53,7 @@ describe('the official MCP conformance suite (active server scenarios)', () => {
     if (!conformance) throw new Error(`${conformanceSpec} has no conformance bin`);
     server = await startServer();
     outputDirectory = mkdtempSync(join(tmpdir(), 'mcpkit-conformance-'));
-    result = await run(node, [conformance, 'server', '--url', server.url, '--output-dir', outputDirectory]);
+    result = await runToEnd(node, [conformance, 'server', '--url', server.url, '--output-dir', outputDirectory]);
     for (const entry of readdirSync(outputDirectory)) {
       const name = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry)?.[1];
       if (!name) continue;

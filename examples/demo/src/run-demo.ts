@@ -9,9 +9,9 @@ import {
   type RunResult,
   selectModel,
   startScriptedModel,
+  traceListener,
 } from '@mcpkit/agent-host';
 import { createSampleDatabase } from '@mcpkit/server-database';
-import { presentEvent } from './present.js';
 import { demoScenarios, type Scenario } from './scenarios.js';
 import { demoServers, type SampleData } from './server-config.js';
 
@@ -105,11 +105,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       options.write(`  you: ${scenario.question}\n`);
       const agent = createAgent({ host, model: model.model, system });
       const events: AgentEvent[] = [];
-      agent.subscribe((event) => {
-        events.push(event);
-        presentEvent(event, options.write);
-      });
+      agent.subscribe((event) => events.push(event));
+      agent.subscribe(traceListener(options.write, { resultLines: 6 }));
       const result = await agent.run(scenario.question);
+      const answer = result.answer
+        .trim()
+        .split('\n')
+        .map((line) => (line ? `    ${line}` : ''));
+      options.write(`  answer:\n${answer.join('\n')}\n\n`);
       runs.push({ scenario, result, events });
     }
     return { scripted, runs };

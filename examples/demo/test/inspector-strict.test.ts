@@ -1,28 +1,19 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureNode22, ensureNpmTool } from '../../../scripts/tools/ensure-node22.mjs';
+import { runToEnd } from '../../../scripts/tools/run-to-end.mjs';
 import { prepareSampleData } from '../src/run-demo.js';
 import { demoServers, type SampleData } from '../src/server-config.js';
 
 /** The MCP Inspector line the issue names; its CLI checks tool schemas for portability with --strict. */
 const inspectorSpec = '@modelcontextprotocol/inspector@2.12.0';
 
-function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.once('close', (code) => resolve({ code, output }));
-  });
+/** Lists a server's tools through the Inspector CLI in strict mode. */
+function inspect(node22: string, inspector: string, command: string, args: string[]) {
+  return runToEnd(node22, [inspector, '--cli', '--method', 'tools/list', '--strict', command, ...args]);
 }
 
 describe("each reference server's tools/list passes the MCP Inspector CLI with --strict", () => {
@@ -45,15 +36,7 @@ describe("each reference server's tools/list passes the MCP Inspector CLI with -
 
   it('fails a server with an unportable schema (the check can fail)', async () => {
     const fixture = fileURLToPath(new URL('./fixtures/unportable-server.mjs', import.meta.url));
-    const { code, output } = await run(node22, [
-      inspector,
-      '--cli',
-      '--method',
-      'tools/list',
-      '--strict',
-      process.execPath,
-      fixture,
-    ]);
+    const { code, output } = await inspect(node22, inspector, process.execPath, [fixture]);
     expect(code, output).toBe(6);
   }, 120_000);
 
@@ -61,15 +44,7 @@ describe("each reference server's tools/list passes the MCP Inspector CLI with -
     it(`${server}`, async () => {
       const entry = demoServers(data).mcpServers[server];
       if (!entry) throw new Error(`no demo server ${server}`);
-      const { code, output } = await run(node22, [
-        inspector,
-        '--cli',
-        '--method',
-        'tools/list',
-        '--strict',
-        entry.command,
-        ...entry.args,
-      ]);
+      const { code, output } = await inspect(node22, inspector, entry.command, entry.args);
       expect(output, output).toContain('"tools"');
       expect(code, output).toBe(0);
     }, 120_000);

@@ -22,6 +22,7 @@ it('exports exactly the public surface', () => {
     'samplingHandler',
     'selectModel',
     'startScriptedModel',
+    'traceListener',
     'translateSchema',
   ]);
 });

@@ -1,3 +1,5 @@
+export type { TraceOptions } from './cli/trace.js';
+export { traceListener } from './cli/trace.js';
 export { claudeDesktopConfigPath, defaultConfigPaths, findConfigFile, loadConfigFile } from './config/load-config.js';
 export type { ConfigInput, ParseConfigOptions } from './config/parse-config.js';
 export { parseConfig } from './config/parse-config.js';

@@ -9,8 +9,24 @@ function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** How much a trace shows. */
+export interface TraceOptions {
+  /** Lines of each tool result shown under its call (default 0: the first line, folded, on the call's own line). */
+  resultLines?: number;
+}
+
+/** The first lines of a tool result, indented, with a count of the lines left out. */
+function preview(text: string, lines: number): string {
+  const all = text.trim().split('\n');
+  const shown = all.slice(0, lines).map((line) => `      ${oneLine(line, 110)}`.trimEnd());
+  const rest = all.length - shown.length;
+  if (rest > 0) shown.push(`      … ${rest} more line${rest === 1 ? '' : 's'}`);
+  return `${shown.join('\n')}\n`;
+}
+
 /** A readable trace of a run, one line per event worth seeing: steps, tool calls with durations, the totals. */
-export function traceListener(write: (text: string) => void): AgentListener {
+export function traceListener(write: (text: string) => void, options: TraceOptions = {}): AgentListener {
+  const resultLines = options.resultLines ?? 0;
   return (event) => {
     switch (event.type) {
       case 'step-start':
@@ -18,6 +34,8 @@ export function traceListener(write: (text: string) => void): AgentListener {
         break;
       case 'model-response':
         if (event.toolCalls.length > 0 && event.text.trim()) write(`  model: ${oneLine(event.text, 160)}\n`);
+        if (event.toolCalls.length > 1)
+          write(`  (${event.toolCalls.length} tool calls in one turn, run concurrently)\n`);
         break;
       case 'tool-call-start': {
         const where = event.server ? `${event.server}.${event.tool}` : event.name;
@@ -27,7 +45,11 @@ export function traceListener(write: (text: string) => void): AgentListener {
       case 'tool-call-end': {
         const where = event.server ? `${event.server}.${event.tool}` : event.name;
         const mark = event.isError ? '✗' : '✓';
-        write(`  ${mark} ${where} (${seconds(event.durationMs)}) ${oneLine(event.text, 160)}\n`);
+        if (resultLines === 0) {
+          write(`  ${mark} ${where} (${seconds(event.durationMs)}) ${oneLine(event.text, 160)}\n`);
+        } else {
+          write(`  ${mark} ${where} (${seconds(event.durationMs)})\n${preview(event.text, resultLines)}`);
+        }
         break;
       }
       case 'answer': {
