@@ -245,6 +245,28 @@ describe.skipIf(!url)('database server on PostgreSQL', () => {
     expect(String(error)).not.toContain('not-the-password-123');
   });
 
+  it('answers calls with a clear sentence when the database goes away, and recovers its pool after lost connections', async () => {
+    const admin = new pg.Client(url);
+    await admin.connect();
+    try {
+      await admin.query('DROP DATABASE IF EXISTS mcpkit_gone');
+      await admin.query('CREATE DATABASE mcpkit_gone');
+      const goneUrl = url.replace(/\/mcpkit_test$/, '/mcpkit_gone');
+      await using gone = await memoryClient({ url: goneUrl });
+      expect((await gone.callTool('query', { sql: 'SELECT 1' })).isError).toBeFalsy();
+      // Lost connections: the pool drops them and opens new ones.
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'mcpkit_gone'");
+      await expect
+        .poll(async () => (await gone.callTool('query', { sql: 'SELECT 2 AS two' })).isError, { timeout: 10_000 })
+        .toBeFalsy();
+      await admin.query('DROP DATABASE mcpkit_gone WITH (FORCE)');
+      const result = await gone.callTool('query', { sql: 'SELECT 1' });
+      expect(resultText(result)).toMatch(/^The database "mcpkit_gone" does not exist on 127\.0\.0\.1:\d+\.$/);
+    } finally {
+      await admin.end();
+    }
+  });
+
   it('serves PostgreSQL from the bin over stdio, selected by the URL', async () => {
     const spawned = await spawnTestClient({
       command: process.execPath,

@@ -95,6 +95,13 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
       );
     }
     const processId = (client as unknown as { processID: number }).processID;
+    // A connection that breaks while checked out emits 'error' on the client; without a listener it would crash the
+    // server. The query in flight fails on its own; the connection is then destroyed instead of reused.
+    let healthy = true;
+    const onClientError = () => {
+      healthy = false;
+    };
+    client.on('error', onClientError);
     let reason: 'deadline' | 'cancel' | undefined;
     const stop = (why: 'deadline' | 'cancel') => {
       if (reason) return;
@@ -105,7 +112,6 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
     const timer = setTimeout(() => stop('deadline'), timeoutMs + 500);
     const onAbort = () => stop('cancel');
     signal.addEventListener('abort', onAbort, { once: true });
-    let healthy = true;
     try {
       await client.query(readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
       await client.query(`SET LOCAL statement_timeout = ${Math.ceil(timeoutMs)}`);
@@ -136,6 +142,7 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
+      client.off('error', onClientError);
       client.release(healthy ? undefined : true);
     }
   }
