@@ -65,6 +65,7 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
   /** Cancels the statement a pooled connection is running, from a separate connection. */
   async function cancel(processId: number): Promise<void> {
     const canceller = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 5000 });
+    canceller.on('error', () => {}); // a failure here only means the statement_timeout does the stopping
     try {
       await canceller.connect();
       await canceller.query('SELECT pg_cancel_backend($1)', [processId]);
