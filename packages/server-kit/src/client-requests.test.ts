@@ -2,6 +2,7 @@ import type { ElicitRequest, Root } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer, type KitSession } from './create-server.js';
+import { defineResource } from './define-resource.js';
 import { defineTool } from './define-tool.js';
 import { connectTestClient, resultText } from './testing/index.js';
 
@@ -177,6 +178,26 @@ describe('roots', () => {
     await using without = await connectTestClient(server);
     expect(await withRoots.callToolText('list_roots')).toBe('true: file:///work/a');
     expect(await without.callToolText('list_roots')).toBe('false: none');
+  });
+
+  it('gives resource reads the roots of the session that asked', async () => {
+    const server = createServer({
+      name: 't',
+      version: '1',
+      resources: [
+        defineResource({
+          uri: 'roots://current',
+          name: 'current-roots',
+          read: async ({ roots }) => ((await roots()) ?? []).map((root) => root.uri).join(',') || 'none',
+        }),
+      ],
+    });
+    await using a = await connectTestClient(server, { roots: first });
+    await using b = await connectTestClient(server, { roots: second });
+    const read = async (client: typeof a) =>
+      ((await client.client.readResource({ uri: 'roots://current' })).contents[0] as { text: string }).text;
+    expect(await read(a)).toBe('file:///work/a');
+    expect(await read(b)).toBe('file:///work/b,file:///work/c');
   });
 
   it('reports the roots at initialization and on every change notification', async () => {

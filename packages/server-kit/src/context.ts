@@ -30,6 +30,8 @@ export interface RequestContext {
   client: ClientInfo;
   /** The transport's session id, when the transport has sessions (Streamable HTTP). */
   sessionId?: string;
+  /** The client's roots (kept up to date on change notifications); undefined when the client offers none. */
+  roots(): Promise<Root[] | undefined>;
 }
 
 /** What a tool handler receives besides its arguments. */
@@ -40,6 +42,4 @@ export interface ToolContext extends RequestContext {
   sample(request: SampleRequest): Promise<CreateMessageResult>;
   /** Asks the user for input with a form; the answer is checked against `schema`. */
   elicit<Schema extends z.ZodObject>(message: string, schema: Schema): Promise<ElicitOutcome<z.output<Schema>>>;
-  /** The client's roots (kept up to date on change notifications); undefined when the client offers none. */
-  roots(): Promise<Root[] | undefined>;
 }

@@ -163,6 +163,7 @@ export class Session {
         return log;
       },
       client: this.clientInfo(),
+      roots: () => this.roots(),
     };
     if (extra.sessionId) context.sessionId = extra.sessionId;
     return context;

@@ -4,7 +4,6 @@ import {
   type ElicitRequestFormParams,
   ErrorCode,
   McpError,
-  type Root,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -26,12 +25,11 @@ function schemaMismatch(error: unknown): string | undefined {
 export interface ToolContextSource {
   readonly server: Server;
   clientInfo(): ClientInfo;
-  roots(): Promise<Root[] | undefined>;
 }
 
 /**
  * Extends a request's context with what only tools get: progress (sent only with a progress token), sampling and
- * elicitation (related to the call, so that over HTTP they travel on its stream), and the client roots.
+ * elicitation (related to the call, so that over HTTP they travel on its stream).
  */
 export function createToolContext(base: RequestContext, extra: Extra, source: ToolContextSource): ToolContext {
   const progressToken = extra._meta?.progressToken;
@@ -87,6 +85,5 @@ export function createToolContext(base: RequestContext, extra: Extra, source: To
         throw new ToolError(`The answer to the form was not valid: ${describeIssues(parsed.error)}.`);
       return { action: 'accept', content: parsed.data };
     },
-    roots: () => source.roots(),
   });
 }

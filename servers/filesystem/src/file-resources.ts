@@ -1,33 +1,12 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { defineResource, type Root, ToolError } from '@mcpkit/server-kit';
+import { defineResource, ToolError } from '@mcpkit/server-kit';
 import type { ToolDependencies } from './dependencies.js';
 import { kindLabel, listDirectory } from './directory-listing.js';
 import { mimeTypeOf } from './mime-types.js';
 import { readLines } from './text-lines.js';
 
-/**
- * The client's roots as last reported to this server. Resource handlers get no roots of their own from the kit, so
- * they use the latest report (exact on stdio, where there is one client).
- */
-export class ReportedRoots {
-  private latest: Root[] | undefined;
-
-  /** Records a client's roots (wired to the server's onRootsChanged). */
-  update(roots: Root[]): void {
-    this.latest = roots;
-  }
-
-  /** The roots for a resource read by a client that declared the roots capability. */
-  async roots(): Promise<Root[] | undefined> {
-    if (!this.latest) {
-      throw new ToolError('The client roots are not known yet; try again in a moment, or use read_text_file.');
-    }
-    return this.latest;
-  }
-}
-
 /** Files and directories inside the roots as `file://` resources: text, binary (base64) or a directory listing. */
-export function fileResources(dependencies: ToolDependencies, reported: ReportedRoots) {
+export function fileResources(dependencies: ToolDependencies) {
   return defineResource({
     template: 'file://{+path}',
     name: 'file',
@@ -35,7 +14,7 @@ export function fileResources(dependencies: ToolDependencies, reported: Reported
     description:
       'A file (its text, or base64 for binary files) or a directory (its listing) inside the allowed directories.',
     async read(uri, _variables, context) {
-      const scope = await dependencies.guard.scope(context.client.supports('roots') ? reported : undefined);
+      const scope = await dependencies.guard.scope(context);
       let requested: string;
       try {
         requested = fileURLToPath(uri);

@@ -1,7 +1,7 @@
 import { createServer, type KitServer, type LogLevel } from '@mcpkit/server-kit';
 import { PathGuard } from './client-roots.js';
 import { defaultLimits, type FilesystemLimits, type ToolDependencies } from './dependencies.js';
-import { fileResources, ReportedRoots } from './file-resources.js';
+import { fileResources } from './file-resources.js';
 import { FileScanPool } from './file-scan-pool.js';
 import type { HardLinkPolicy } from './paths.js';
 import { createDirectory } from './tools/create-directory.js';
@@ -51,7 +51,6 @@ export async function createFilesystemServer(options: FilesystemServerOptions): 
       return pool;
     },
   };
-  const reported = new ReportedRoots();
   const reading = [
     readTextFile(dependencies),
     readTextFile(dependencies, 'read_file'),
@@ -80,11 +79,10 @@ export async function createFilesystemServer(options: FilesystemServerOptions): 
       'their contents with grep, read with read_text_file (line ranges for large files)' +
       (options.readOnly ? '. This server is read-only.' : ', change them with edit_file or write_file.'),
     tools: options.readOnly ? reading : [...reading, ...writing],
-    resources: [fileResources(dependencies, reported)],
+    resources: [fileResources(dependencies)],
     // Results hold themselves to the read budget; this is the kit's safety net above it.
     budget: dependencies.limits.readBudget + 10_000,
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
-    onRootsChanged: (roots) => reported.update(roots),
     onClose: () => pool?.close(),
   });
   for (const reason of guard.skipped) server.log.warning(`${reason} It is left out.`);
