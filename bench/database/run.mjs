@@ -176,24 +176,57 @@ if (!values['no-postgres']) {
 
 const ms = (value) => `${value < 1 ? value.toFixed(3) : value.toFixed(2)} ms`;
 const ratio = (value, base) => `${(value / base).toFixed(1)}x`;
+/** A Markdown table with padded columns, the way the repository's formatter (Biome) writes them. */
+function markdownTable(header, body) {
+  const rows = [header, ...body];
+  const widths = header.map((_, column) => Math.max(3, ...rows.map((row) => row[column].length)));
+  const line = (row) => `| ${row.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...body.map(line)].join('\n');
+}
+
 const rowsOf = (engine, floorName, measured) => [
-  `| ${engine} point query by primary key | ${floorName} | ${ms(measured.floor.point)} | ${ms(measured.memory.point)} | ${ms(measured.stdio.point)} | ${ratio(measured.stdio.point, measured.floor.point)} |`,
-  `| ${engine} \`SELECT *\` capped at 500 rows | ${floorName} | ${ms(measured.floor.scan)} | ${ms(measured.memory.scan)} | ${ms(measured.stdio.scan)} | ${ratio(measured.stdio.scan, measured.floor.scan)} |`,
+  [
+    `${engine} point query by primary key`,
+    floorName,
+    ms(measured.floor.point),
+    ms(measured.memory.point),
+    ms(measured.stdio.point),
+    ratio(measured.stdio.point, measured.floor.point),
+  ],
+  [
+    `${engine} \`SELECT *\` capped at 500 rows`,
+    floorName,
+    ms(measured.floor.scan),
+    ms(measured.memory.scan),
+    ms(measured.stdio.scan),
+    ratio(measured.stdio.scan, measured.floor.scan),
+  ],
 ];
 const table = [
-  '| operation (1,000,000-row table) | floor | floor time | mcpkit in memory | mcpkit over stdio (bin) | stdio / floor |',
-  '|---|---|---|---|---|---|',
-  ...rowsOf('SQLite', 'better-sqlite3', { floor, memory, stdio }),
-  ...(postgres ? rowsOf('PostgreSQL', 'pg', postgres) : []),
+  markdownTable(
+    [
+      'operation (1,000,000-row table)',
+      'floor',
+      'floor time',
+      'mcpkit in memory',
+      'mcpkit over stdio (bin)',
+      'stdio / floor',
+    ],
+    [
+      ...rowsOf('SQLite', 'better-sqlite3', { floor, memory, stdio }),
+      ...(postgres ? rowsOf('PostgreSQL', 'pg', postgres) : []),
+    ],
+  ),
   '',
-  '| runaway query, deadline 1,000 ms, over stdio | median past the deadline | worst of 5 |',
-  '|---|---|---|',
-  `| SQLite: recursive CTE without end | ${ms(median(sqliteOvershoots))} | ${ms(Math.max(...sqliteOvershoots))} |`,
-  ...(postgres
-    ? [
-        `| PostgreSQL: \`SELECT pg_sleep(30)\` | ${ms(median(postgres.overshoots))} | ${ms(Math.max(...postgres.overshoots))} |`,
-      ]
-    : []),
+  markdownTable(
+    ['runaway query, deadline 1,000 ms, over stdio', 'median past the deadline', 'worst of 5'],
+    [
+      ['SQLite: recursive CTE without end', ms(median(sqliteOvershoots)), ms(Math.max(...sqliteOvershoots))],
+      ...(postgres
+        ? [['PostgreSQL: `SELECT pg_sleep(30)`', ms(median(postgres.overshoots)), ms(Math.max(...postgres.overshoots))]]
+        : []),
+    ],
+  ),
 ].join('\n');
 
 const note = `Node ${process.version}, ${runs} point queries and ${Math.max(20, runs / 5)} scans per column (medians), ${new Date().toISOString().slice(0, 10)}.`;
