@@ -156,6 +156,22 @@ describe('serveHttp guards', () => {
 });
 
 describe('serveHttp sessions', () => {
+  it('keeps no session for an initialize the SDK refuses, and lets refused requests evict nothing', async () => {
+    const { server, listening } = await listen({ maxSessions: 1 });
+    const kept = await rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody });
+    expect(kept.status).toBe(200);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      // Accept without text/event-stream: the SDK answers 406 before it gives the request a session id.
+      const refused = await rawRequest(listening.url, {
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: initializeBody,
+      });
+      expect(refused.status).toBe(406);
+    }
+    await expect.poll(() => server.sessionCount).toBe(1);
+    expect(listening.sessionCount).toBe(1);
+  });
+
   it('sends the logs and progress of a call on the response stream of that call', async () => {
     const { listening } = await listen();
     const initialized = await rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody });

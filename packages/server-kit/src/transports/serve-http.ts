@@ -113,6 +113,15 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
     session.transport.close().catch(() => {});
   };
 
+  const evictIfFull = () => {
+    if (sessions.size < maxSessions) return;
+    // The longest-idle session goes first; a busy one only when every session is busy.
+    const idlest = [...sessions.entries()].sort(
+      ([, a], [, b]) => Number(a.open > 0) - Number(b.open > 0) || a.lastUsed - b.lastUsed,
+    )[0];
+    if (idlest) closeSession(idlest[0]);
+  };
+
   const handleStateless = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const session = await server.connect(transport);
@@ -139,16 +148,12 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
       return sendJsonRpcError(response, 400, -32000, 'Bad request: no valid session id; send initialize first.');
     }
-    if (sessions.size >= maxSessions) {
-      // The longest-idle session goes first; a busy one only when every session is busy.
-      const idlest = [...sessions.entries()].sort(
-        ([, a], [, b]) => Number(a.open > 0) - Number(b.open > 0) || a.lastUsed - b.lastUsed,
-      )[0];
-      if (idlest) closeSession(idlest[0]);
-    }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
+        // Counted here, once the SDK has accepted the initialize request, so that concurrent or rejected ones
+        // cannot push the count past the cap or evict a live session.
+        evictIfFull();
         sessions.set(id, { transport, lastUsed: Date.now(), open: 0 });
       },
       onsessionclosed: (id) => {
@@ -160,6 +165,9 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
     };
     await server.connect(transport);
     await transport.handleRequest(request, response, body);
+    // An initialize the SDK refused (wrong Accept or Content-Type, a bad batch) got no session id: without this the
+    // kit's session would stay open with nothing able to reach or expire it.
+    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await transport.close();
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {

@@ -28,6 +28,7 @@ export function redirectConsoleToStderr(): void {
   console.debug = toStderr;
   console.table = toStderr;
   console.dir = toStderr;
+  console.dirxml = toStderr;
 }
 
 /**
