@@ -1,9 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ServerConnection } from '../src/connection/server-connection.js';
 import { connectHost } from '../src/host.js';
-import { collectLog, fixtureServer, isAlive, textOf } from './helpers.js';
+import { collectLog, fixturePath, fixtureServer, isAlive, textOf } from './helpers.js';
 
 describe('connecting stdio servers', () => {
   it('starts every server at once, reports one that fails, and the others still work', async () => {
@@ -59,6 +60,42 @@ describe('connecting stdio servers', () => {
     expect(isAlive(grandchildPid)).toBe(true);
     await host.close();
     await expect.poll(() => isAlive(serverPid) || isAlive(grandchildPid), { timeout: 10_000 }).toBe(false);
+  });
+
+  it('ends a server that was still starting when the connection closed, and stays closed', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'mcpkit-slow-start-'));
+    const pidFile = join(directory, 'pid');
+    const slow = fixtureServer('slow', 'echo-server.mjs', {
+      transport: {
+        kind: 'stdio',
+        command: 'sh',
+        args: [
+          '-c',
+          `echo $$ > ${pidFile}; sleep 1; exec "${process.execPath}" "${fixturePath('echo-server.mjs')}" slow`,
+        ],
+        env: {},
+      },
+    });
+    const connection = new ServerConnection(slow, { log: () => {}, handlers: { roots: () => [] } });
+    const starting = connection.start();
+    await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '').toBe(true);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await connection.close();
+    await starting.catch(() => {});
+    expect(connection.state).toBe('closed');
+    await expect.poll(() => isAlive(pid), { timeout: 10_000 }).toBe(false);
+    expect(connection.state).toBe('closed');
+  });
+
+  it('ends the process group of a server that dies on its own, grandchildren included', async () => {
+    await using host = await connectHost(
+      { servers: [fixtureServer('leaky', 'echo-server.mjs')] },
+      { log: () => {}, restart: { initialDelayMs: 60_000 } },
+    );
+    const grandchildPid = Number(textOf(await host.callTool('leaky__spawn_grandchild', {})));
+    expect(isAlive(grandchildPid)).toBe(true);
+    await host.callTool('leaky__crash', {});
+    await expect.poll(() => isAlive(grandchildPid), { timeout: 10_000 }).toBe(false);
   });
 
   it('answers a call in flight when the server dies, then restarts the server with backoff', async () => {

@@ -19,7 +19,12 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 /** Remembers a child so that the host's exit ends its group. */
 export function trackGroup(child: ChildProcess): void {
   liveGroups.add(child);
-  child.once('exit', () => liveGroups.delete(child));
+  child.once('exit', () => {
+    liveGroups.delete(child);
+    // A server that exits on its own (a crash) can leave its group behind: the real server under an npx or shell
+    // wrapper, or helpers it started. With the leader gone nothing will talk to them again.
+    signalGroup(child, 'SIGKILL');
+  });
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', () => {

@@ -102,6 +102,7 @@ export class ServerConnection {
   }
 
   private setState(state: ConnectionState): void {
+    if (this.state === 'closed') return; // a start or restart that finishes after close() changes nothing
     this.state = state;
     if (state === 'ready') this.error = undefined;
     this.options.onChange?.(this);
@@ -114,6 +115,11 @@ export class ServerConnection {
       ...(this.options.clientInfo ? { clientInfo: this.options.clientInfo } : {}),
       onListChanged: () => this.refresh(),
     });
+    if (this.closing) {
+      // close() ran while this start or restart was on its way: end what it started instead of keeping it.
+      await session.client.close().catch(() => {});
+      throw new Error(`${this.name} was closed while it was starting.`);
+    }
     this.session = session;
     session.client.onclose = () => this.onClosed(session);
     const version = session.client.getServerVersion();
@@ -130,6 +136,11 @@ export class ServerConnection {
       this.session = undefined;
       await session.client.close().catch(() => {});
       throw error;
+    }
+    if (this.closing) {
+      this.session = undefined;
+      await session.client.close().catch(() => {});
+      throw new Error(`${this.name} was closed while it was starting.`);
     }
     this.setState('ready');
   }

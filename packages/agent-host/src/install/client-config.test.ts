@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,6 +47,17 @@ describe('client config entries', () => {
     expect(outcome.replaced).toBe(false);
     expect(outcome.backup && JSON.parse(readFileSync(outcome.backup, 'utf8'))).toEqual(before);
     expect(readdirSync(directory).filter((name) => name.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('keeps the permissions of the file it replaces, and makes a new one private', async () => {
+    const file = join(directory, 'claude_desktop_config.json');
+    writeFileSync(file, '{}', { mode: 0o640 });
+    chmodSync(file, 0o640);
+    await installEntry('claude', file, 'files', { command: 'node', args: [] });
+    expect(statSync(file).mode & 0o777).toBe(0o640);
+    const fresh = join(directory, 'new', 'mcp.json');
+    await installEntry('cursor', fresh, 'files', { command: 'node', args: [] });
+    expect(statSync(fresh).mode & 0o777).toBe(0o600);
   });
 
   it('creates a missing file and its folder', async () => {

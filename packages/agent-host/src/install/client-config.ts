@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,7 +91,10 @@ export async function installEntry(
 ): Promise<InstallOutcome> {
   let existing: Record<string, unknown> = {};
   let backup: string | undefined;
+  // A new file is private (client configs often hold API keys in `env`); an existing one keeps its permissions.
+  let mode = 0o600;
   if (existsSync(file)) {
+    mode = (await stat(file)).mode & 0o777;
     const text = await readFile(file, 'utf8');
     let parsed: unknown;
     try {
@@ -111,7 +114,8 @@ export async function installEntry(
   const merged = mergeEntry(client, existing, name, entry);
   await mkdir(dirname(file), { recursive: true });
   const temporary = `${file}.tmp-${process.pid}`;
-  await writeFile(temporary, `${JSON.stringify(merged, null, 2)}\n`, 'utf8');
+  await writeFile(temporary, `${JSON.stringify(merged, null, 2)}\n`, { encoding: 'utf8', mode });
+  await chmod(temporary, mode); // exactly, whatever the umask
   await rename(temporary, file);
   return { file, ...(backup ? { backup } : {}), replaced };
 }
