@@ -12,6 +12,44 @@ export interface SqlToken {
 const wordStart = /[A-Za-z_\u0080-\uffff]/;
 const wordPart = /[A-Za-z0-9_$\u0080-\uffff]/;
 
+/** The end of a `/* ... *\/` comment that starts at `start` (SQLite: comments do not nest). */
+function skipComment(sql: string, start: number): number {
+  const end = sql.indexOf('*/', start + 2);
+  return end === -1 ? sql.length : end + 2;
+}
+
+/** The end of a PostgreSQL comment that starts at `start`: `/* ... *\/` comments nest there. */
+function skipNestedComment(sql: string, start: number): number {
+  let depth = 0;
+  let position = start;
+  while (position < sql.length) {
+    if (sql[position] === '/' && sql[position + 1] === '*') {
+      depth += 1;
+      position += 2;
+    } else if (sql[position] === '*' && sql[position + 1] === '/') {
+      depth -= 1;
+      position += 2;
+      if (depth === 0) return position;
+    } else {
+      position += 1;
+    }
+  }
+  return sql.length;
+}
+
+/** The end of a PostgreSQL E'...' string whose quote is at `quote`: a backslash escapes the next character. */
+function skipEscapeString(sql: string, quote: number): number {
+  let position = quote + 1;
+  while (position < sql.length) {
+    const character = sql[position];
+    if (character === '\\') position += 2;
+    else if (character === "'" && sql[position + 1] === "'") position += 2;
+    else if (character === "'") return position + 1;
+    else position += 1;
+  }
+  return sql.length;
+}
+
 /**
  * Splits a statement into tokens, skipping comments and keeping string literals and quoted identifiers whole, so
  * that the rules in statement-safety.ts never mistake text inside a string or comment for a keyword. With
@@ -45,8 +83,7 @@ export function sqlTokens(sql: string, options: { dollarQuotes?: boolean } = {})
       const end = sql.indexOf('\n', index);
       index = end === -1 ? length : end + 1;
     } else if (character === '/' && sql[index + 1] === '*') {
-      const end = sql.indexOf('*/', index + 2);
-      index = end === -1 ? length : end + 2;
+      index = options.dollarQuotes ? skipNestedComment(sql, index) : skipComment(sql, index);
     } else if (character === "'") {
       const end = skipQuoted("'", index);
       tokens.push({ value: sql.slice(index + 1, end - 1), kind: 'string', depth, offset: index });
@@ -75,6 +112,20 @@ export function sqlTokens(sql: string, options: { dollarQuotes?: boolean } = {})
         tokens.push({ value: sql.slice(index, end), kind: 'parameter', depth, offset: index });
       }
       index = end;
+    } else if (options.dollarQuotes && /[Ee]/.test(character) && sql[index + 1] === "'") {
+      // PostgreSQL's E'...' strings take backslash escapes: \' does not end them.
+      const end = skipEscapeString(sql, index + 1);
+      tokens.push({ value: sql.slice(index + 2, end - 1), kind: 'string', depth, offset: index });
+      index = end;
+    } else if (
+      options.dollarQuotes &&
+      /[Uu]/.test(character) &&
+      sql[index + 1] === '&' &&
+      /["']/.test(sql[index + 2] ?? '')
+    ) {
+      // U&"..." spells names with escapes the checks cannot read; statement-safety.ts refuses this token.
+      tokens.push({ value: 'U&', kind: 'word', depth, offset: index });
+      index += 2;
     } else if (wordStart.test(character)) {
       let end = index + 1;
       while (end < length && wordPart.test(sql[end] as string)) end += 1;

@@ -101,6 +101,10 @@ describe('checkPostgresStatement', () => {
     expect(() => checkPostgresStatement('UPDATE t SET a = 1', 'read')).toThrow(/UPDATE is refused/);
     expect(() => checkPostgresStatement('EXPLAIN (ANALYSE) SELECT 1', 'read')).toThrow(/EXPLAIN ANALYZE/);
     expect(() => checkPostgresStatement('SELECT * FROM t FOR NO KEY UPDATE', 'read')).toThrow(/row locks/);
+    expect(() => checkPostgresStatement("SELECT E'\\'' FOR UPDATE --'", 'read')).toThrow(/row locks/);
+    expect(() =>
+      checkPostgresStatement("SELECT E'it\\'s', 'plain' /* a /* nested */ comment */", 'read'),
+    ).not.toThrow();
     expect(() => checkPostgresStatement('UPDATE t SET a = 1', 'write')).not.toThrow();
   });
 
@@ -114,6 +118,12 @@ describe('checkPostgresStatement', () => {
     "SELECT pg_notify('c', 'x')",
     'LISTEN c',
     'RESET ALL',
+    // Quoting tricks that once hid a refused function from the tokenizer:
+    "SELECT E'\\'', pg_read_file('/etc/passwd') --'",
+    "SELECT e'\\'', dblink_exec('dbname=app', 'DROP TABLE users') --'",
+    "SELECT /* /* */ ' */ pg_read_file('/etc/passwd') -- '",
+    'SELECT U&"\\0070g_read_file"(\'/etc/passwd\')',
+    "SELECT u&'\\0041'",
   ])('refuses %s in both modes', (sql) => {
     expect(() => checkPostgresStatement(sql, 'read')).toThrow(StatementError);
     expect(() => checkPostgresStatement(sql, 'write')).toThrow(StatementError);

@@ -206,6 +206,9 @@ export function checkPostgresStatement(sql: string, mode: StatementMode): void {
     refuse('The SQL holds more than one statement; send exactly one statement per call.');
   }
   if (first === undefined) refuse('The SQL is empty: send one statement.');
+  if (tokens.some((token) => token.kind === 'word' && token.value === 'U&')) {
+    refuse('Unicode-escaped names and strings (U&"..." or U&\'...\') are refused: write them plainly.');
+  }
   const refusedStart = postgresRefusedStarts.get(first);
   if (refusedStart) refuse(`${first} is refused: ${refusedStart}.`);
   if (first === 'ALTER' && tokens[1]?.value === 'SYSTEM')
