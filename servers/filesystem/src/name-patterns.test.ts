@@ -21,4 +21,11 @@ describe('globMatcher', () => {
     expect(globMatcher([])('anything')).toBe(false);
     expect(globMatcher(['  '])('anything')).toBe(false);
   });
+
+  it('refuses globs whose matching could stall the server, and accepts ordinary ones', () => {
+    expect(() => globMatcher(['*?*?*?*?*?*?*?*?*?*?*?*.x'])).toThrow(/at most 3 per segment/);
+    expect(() => globMatcher(['src/*a*a*a*a*.ts'])).toThrow(/"\*a\*a\*a\*a\*\.ts"/);
+    expect(() => globMatcher([`${'a'.repeat(300)}*`])).toThrow(/at most 256/);
+    expect(() => globMatcher(['**/*report*.pdf', 'src/**/*.test.*', '*a*b*'])).not.toThrow();
+  });
 });

@@ -222,6 +222,21 @@ export function filesystemSuite(connect: Connect): void {
       expect(info.text).toContain('isFile: true');
     });
 
+    it('refuses a glob that could stall the server, in every tool that takes one, with a readable error', async () => {
+      const client = await start();
+      const stalling = '*?*?*?*?*?*?*?*?*?*?*?*.x';
+      for (const [tool, args] of [
+        ['search_files', { path: '.', pattern: stalling }],
+        ['search_files', { path: '.', pattern: '*.txt', excludePatterns: [stalling] }],
+        ['directory_tree', { path: '.', excludePatterns: [stalling] }],
+        ['grep', { path: '.', pattern: 'hello', include: [stalling] }],
+      ] as const) {
+        const result = await call(client, tool, args);
+        expect(result.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+        expect(result.text).toMatch(/at most 3 per segment/);
+      }
+    });
+
     it('searches names by glob, respecting .gitignore, with paging', async () => {
       const client = await start({ limits: { searchResults: 2 } });
       const names = await call(client, 'search_files', { path: '.', pattern: '*.txt', maxResults: 100 });
