@@ -8,11 +8,74 @@ export interface MarkdownPage {
   markdown: string;
 }
 
+/** Past this size the DOM, Readability and Turndown take too long on the server's one thread. */
+const maxConvertibleLength = 2_000_000;
+/** Past this nesting the converters' recursion takes minutes or overflows the stack. */
+const maxConvertibleDepth = 1_000;
+/** Elements that never hold others, and ones pages commonly leave unclosed: neither counts towards the depth. */
+const flatElements = new Set(
+  'area base br col embed hr img input link meta param source track wbr p li dt dd tr td th option'.split(' '),
+);
+
+/** How deeply the page's elements nest, by one linear pass over its tags (no DOM). */
+export function nestingDepth(html: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const match of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*>/g)) {
+    const name = (match[2] as string).toLowerCase();
+    if (flatElements.has(name) || match[0].endsWith('/>')) continue;
+    depth = match[1] ? Math.max(0, depth - 1) : depth + 1;
+    deepest = Math.max(deepest, depth);
+  }
+  return deepest;
+}
+
+const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** The HTML without the contents of script, style and noscript elements, in one pass (no backtracking). */
+function withoutCode(html: string): string {
+  const lower = html.toLowerCase();
+  const kept: string[] = [];
+  let position = 0;
+  for (const match of lower.matchAll(/<(script|style|noscript)\b/g)) {
+    const start = match.index as number;
+    if (start < position) continue;
+    kept.push(html.slice(position, start));
+    const close = lower.indexOf(`</${match[1]}`, start);
+    position = close === -1 ? html.length : close;
+  }
+  kept.push(html.slice(position));
+  return kept.join(' ');
+}
+
+function decodeEntity(entity: string, code: string): string {
+  const hex = /^#x/i.test(code);
+  if (hex || code.startsWith('#')) {
+    const point = hex ? Number.parseInt(code.slice(2), 16) : Number(code.slice(1));
+    return point > 0 && point <= 0x10ffff ? String.fromCodePoint(point) : ' ';
+  }
+  return entities[code.toLowerCase()] ?? entity;
+}
+
+/** The page's text without a DOM: for pages too large or too deeply nested to convert. */
+function plainText(html: string): MarkdownPage {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
+  const text = withoutCode(html)
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, decodeEntity)
+    .replace(/[ \t\r\f\v]+/g, ' ')
+    .replace(/ *\n[ \n]*/g, '\n\n')
+    .trim();
+  const note = '(Plain text: the page is too large or too deeply nested to convert to Markdown safely.)';
+  return { title, markdown: `${note}\n\n${text}` };
+}
+
 /**
  * Turns an HTML page into readable Markdown: Readability keeps the article and drops navigation and ads, Turndown
  * writes Markdown; a page Readability cannot read falls back to its whole body.
  */
 export function htmlToMarkdown(html: string, url: URL): MarkdownPage {
+  if (html.length > maxConvertibleLength || nestingDepth(html) > maxConvertibleDepth) return plainText(html);
   const { document } = parseHTML(html);
   const fallbackTitle = document.title?.trim() ?? '';
   // Readability changes the document it reads; the fallback needs the body as it was.
