@@ -42,6 +42,14 @@ describe('readLines', () => {
     expect(result.lastLine).toBe(0);
   });
 
+  it('reaches the lines after a line longer than the budget, with an offset', async () => {
+    const content = `${'x'.repeat(200_000)}\nsecond\nthird\n${'y'.repeat(200_000)}`;
+    const result = await read(content, { budget: 100, offset: 2, limit: 2 });
+    expect(result).toMatchObject({ text: 'second\nthird', firstLine: 2, lastLine: 3 });
+    expect((await read(content, { budget: 100, offset: 3 })).text).toBe('third');
+    expect((await read(`${'x'.repeat(200_000)}`, { budget: 100, offset: 2 })).text).toBe('');
+  });
+
   it('decodes characters split across read chunks', async () => {
     const text = `${'a'.repeat(65_535)}é tail`;
     expect((await read(text, {})).text).toBe(text);

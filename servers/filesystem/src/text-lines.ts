@@ -48,6 +48,8 @@ export async function readLines(handle: FileHandle, window: LineWindow): Promise
   let position = 0;
   let ended = false;
   let budgetCut = false;
+  // Inside a line before the window that is longer than the budget: its rest is dropped up to the next line break.
+  let skippingLongLine = false;
   const take = (line: string): boolean => {
     // Returns false when reading should stop.
     if (lineNumber >= first) {
@@ -78,7 +80,17 @@ export async function readLines(handle: FileHandle, window: LineWindow): Promise
     pending += decoder.write(buffer.subarray(0, bytesRead));
     if (position === bytesRead && pending.charCodeAt(0) === 0xfeff) pending = pending.slice(1);
     let start = 0;
-    for (let newline = pending.indexOf('\n'); newline !== -1; newline = pending.indexOf('\n', start)) {
+    if (skippingLongLine) {
+      const newline = pending.indexOf('\n');
+      if (newline === -1) {
+        pending = '';
+        continue;
+      }
+      skippingLongLine = false;
+      lineNumber++;
+      start = newline + 1;
+    }
+    for (let newline = pending.indexOf('\n', start); newline !== -1; newline = pending.indexOf('\n', start)) {
       const end = newline > start && pending.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
       if (!take(pending.slice(start, end))) {
         stopped = true;
@@ -88,12 +100,18 @@ export async function readLines(handle: FileHandle, window: LineWindow): Promise
     }
     pending = pending.slice(start);
     if (!stopped && pending.length > window.budget + 1) {
-      // A line longer than the whole budget: show its start and stop.
-      take(pending);
-      stopped = true;
+      if (lineNumber < first) {
+        // A huge line before the window: skip it without holding it, and go on to the lines asked for.
+        skippingLongLine = true;
+        pending = '';
+      } else {
+        // A line longer than the whole budget: show its start and stop.
+        take(pending);
+        stopped = true;
+      }
     }
   }
-  if (ended && pending !== '' && !stopped) {
+  if (ended && pending !== '' && !stopped && !skippingLongLine) {
     if (!take(pending)) stopped = true;
     else pending = '';
   }
