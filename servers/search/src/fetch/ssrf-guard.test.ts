@@ -41,6 +41,11 @@ describe('addressRefusal', () => {
     expect(addressRefusal('169.254.169.254', intranet)).toMatch(/metadata/);
     expect(addressRefusal('::ffff:169.254.169.254', intranet)).toMatch(/metadata/);
     expect(addressRefusal('fd00:ec2::254', intranet)).toMatch(/metadata/);
+    expect(addressRefusal('64:ff9b::a9fe:a9fe', intranet)).toMatch(
+      /carries the cloud metadata address 169.254.169.254/,
+    );
+    expect(addressRefusal('2002:a9fe:a9fe::', intranet)).toMatch(/carries the cloud metadata address 169.254.169.254/);
+    expect(addressRefusal('64:ff9b::808:808', intranet)).toBeUndefined();
   });
 });
 

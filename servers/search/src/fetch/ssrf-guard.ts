@@ -38,10 +38,23 @@ export function addressRefusal(address: string, policy: AddressPolicy): string |
   }
   const normal = parsed.toString();
   if (metadataAddresses.has(normal)) return `${normal} is a cloud metadata address`;
+  const embedded = embeddedIpv4(parsed);
+  if (embedded && metadataAddresses.has(embedded)) return `${normal} carries the cloud metadata address ${embedded}`;
   if (policy.allowPrivate) return undefined;
   const range = parsed.range();
   if (range === 'unicast') return undefined;
   return `${normal} is a ${describeRange(range)} address`;
+}
+
+/** The IPv4 address that a NAT64 (64:ff9b::/96) or 6to4 (2002::/16) address reaches through its gateway. */
+function embeddedIpv4(parsed: ReturnType<typeof ipaddr.process>): string | undefined {
+  if (parsed.kind() !== 'ipv6') return undefined;
+  const parts = (parsed as import('ipaddr.js').IPv6).parts;
+  const range = parsed.range();
+  const pair = range === 'rfc6052' ? [parts[6], parts[7]] : range === '6to4' ? [parts[1], parts[2]] : undefined;
+  if (!pair || pair[0] === undefined || pair[1] === undefined) return undefined;
+  const [high, low] = pair;
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 }
 
 function describeRange(range: string): string {
