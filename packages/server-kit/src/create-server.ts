@@ -86,7 +86,7 @@ export function createServer(options: ServerOptions): KitServer {
   const sessions = new Set<Session>();
   const stderr = stderrSink(options.name, () => options.logLevel ?? 'info');
   const broadcast = (level: LogLevel, message: string, data: unknown) => {
-    for (const session of sessions) session.clientSink()(level, message, data);
+    for (const session of sessions) session.clientSink(level, message, data);
   };
   const log = createLogger(stderr, broadcast);
   let closing: Promise<void> | undefined;

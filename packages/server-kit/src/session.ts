@@ -64,7 +64,6 @@ const defaultClientLogLevel: LogLevel = 'info';
 export class Session {
   readonly server: Server;
   readonly subscriptions = new Set<string>();
-  readonly log: Logger;
   private logLevel: LogLevel = defaultClientLogLevel;
   private rootsCache: Promise<Root[] | undefined> | undefined;
   private client: ClientInfo | undefined;
@@ -83,7 +82,6 @@ export class Session {
         ...(host.instructions ? { instructions: host.instructions } : {}),
       },
     );
-    this.log = createLogger(host.stderr, this.clientSink());
     this.server.onclose = () => {
       host.forget(this);
     };
@@ -105,12 +103,10 @@ export class Session {
   }
 
   /** Sends a log record to this client when it is at or above the level the client set. */
-  clientSink(): LogSink {
-    return (level, message, data) => {
-      if (!isLevelEnabled(level, this.logLevel) || this.server.transport === undefined) return;
-      this.server.notification(logNotification(level, this.host.name, message, data)).catch(() => {});
-    };
-  }
+  readonly clientSink: LogSink = (level, message, data) => {
+    if (!isLevelEnabled(level, this.logLevel) || this.server.transport === undefined) return;
+    this.server.notification(logNotification(level, this.host.name, message, data)).catch(() => {});
+  };
 
   /** The client on the other end. */
   clientInfo(): ClientInfo {

@@ -69,9 +69,9 @@ export async function serveStdio(server: KitServer, options: StdioOptions = {}):
   input.once('close', stop);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  const previousOnClose = transport.onclose;
   await server.connect(transport);
-  const sdkOnClose = transport.onclose ?? previousOnClose;
+  // The SDK set its own onclose when connecting; keep it and stop the server after it.
+  const sdkOnClose = transport.onclose;
   transport.onclose = () => {
     sdkOnClose?.();
     stop();
