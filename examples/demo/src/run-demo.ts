@@ -5,6 +5,7 @@ import {
   type AgentEvent,
   connectHost,
   createAgent,
+  HostError,
   parseConfig,
   type RunResult,
   selectModel,
@@ -49,8 +50,18 @@ const system =
   'You are the assistant of Northwind Labs. Answer from the company database and documents through the tools; ' +
   'when a tool reports an error, read it and correct your next call.';
 
-function modelConfigured(spec: string | undefined, environment: NodeJS.ProcessEnv): boolean {
-  return Boolean(spec ?? environment.MCPKIT_MODEL ?? environment.ANTHROPIC_API_KEY ?? environment.OPENAI_API_KEY);
+/**
+ * The model the environment configures, as the host's own `selectModel` reads it, or undefined when none is
+ * configured. A model that is named (--model, MCPKIT_MODEL) but cannot be used is an error, not a fall-back.
+ */
+async function configuredModel(spec: string | undefined, environment: NodeJS.ProcessEnv) {
+  try {
+    return await selectModel(spec, environment);
+  } catch (error) {
+    const named = spec !== undefined || environment.MCPKIT_MODEL !== undefined;
+    if (!named && HostError.isInstance(error) && error.code === 'MODEL_NOT_CONFIGURED') return undefined;
+    throw error;
+  }
 }
 
 /** Generates the sample data: a fresh company database; the documents are served where they are. */
@@ -71,18 +82,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const environment = options.environment ?? process.env;
   const data = await prepareSampleData(options.dataDirectory);
   const scenarios = demoScenarios(data);
-  const scripted = !modelConfigured(options.model, environment);
-
-  let model: Awaited<ReturnType<typeof selectModel>>;
-  if (scripted) {
+  let model = await configuredModel(options.model, environment);
+  const scripted = model === undefined;
+  if (model === undefined) {
     const server = await startScriptedModel(scenarios.flatMap((scenario) => scenario.script));
     model = { model: server.model('openai'), close: () => server.close() };
     options.write(
       'Model: scripted (no model configured; the scripted model speaks the OpenAI wire format over loopback HTTP).\n' +
-        'Set OPENAI_API_KEY (and OPENAI_BASE_URL for Ollama or LM Studio) or ANTHROPIC_API_KEY to use a real model.\n\n',
+        'Set OPENAI_API_KEY, ANTHROPIC_API_KEY or MCPKIT_MODEL (e.g. ollama:llama3.1) to use a real model.\n\n',
     );
   } else {
-    model = await selectModel(options.model, environment);
     options.write(`Model: ${options.model ?? environment.MCPKIT_MODEL ?? 'from the environment'}\n\n`);
   }
 

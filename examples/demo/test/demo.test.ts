@@ -89,3 +89,19 @@ describe('the end-to-end demo with the scripted model', () => {
     expect(run?.result.stoppedBy).toBe('answer');
   });
 });
+
+describe('the demo with a model that is named but cannot be used', () => {
+  it('says what is missing instead of falling back to the scripted model', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'mcpkit-demo-'));
+    try {
+      const run = runDemo({
+        dataDirectory: directory,
+        environment: { MCPKIT_MODEL: 'openai:gpt-4o-mini' },
+        write: () => {},
+      });
+      await expect(run).rejects.toThrow(/OPENAI_API_KEY/);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
