@@ -1,6 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { KitServer } from '../create-server.js';
-import { KitError } from '../errors.js';
 import { type LogLevel, logLevels } from '../logger.js';
 import { serveHttp } from '../transports/serve-http.js';
 import { redirectConsoleToStderr, serveStdio } from '../transports/serve-stdio.js';
@@ -211,8 +210,7 @@ export async function runServerCommand<Flags extends Record<string, ServerFlag>>
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`${command.name}: ${message}\n`);
-    if (KitError.isInstance(error) || error instanceof UsageError) process.exit(error instanceof UsageError ? 2 : 1);
-    process.exit(1);
+    process.exit(error instanceof UsageError ? 2 : 1);
   }
   await startServer(server, parsed.transport);
 }
