@@ -29,13 +29,13 @@ export type { ContentPart, Message, ToolCall, ToolResult, Usage } from './models
 export type { CompleteOptions, Model, ModelRequest, ModelResponse, ToolSpec } from './models/model.js';
 export type { OpenAIModelOptions } from './models/openai-model.js';
 export { createOpenAIModel } from './models/openai-model.js';
-export type { Script, ScriptStep } from './models/script.js';
-export { parseScript } from './models/script.js';
-export type { ScriptedModelOptions, ScriptedModelServer, ScriptedRequest } from './models/scripted-model.js';
-export { startScriptedModel } from './models/scripted-model.js';
 export type { SelectedModel } from './models/select-model.js';
 export { selectModel } from './models/select-model.js';
 export type { RegisteredTool } from './registry/tool-registry.js';
 export { ToolRegistry } from './registry/tool-registry.js';
 export type { Provider } from './registry/translate-schema.js';
 export { translateSchema } from './registry/translate-schema.js';
+export type { Script, ScriptStep } from './testing/script.js';
+export { parseScript } from './testing/script.js';
+export type { ScriptedModelOptions, ScriptedModelServer, ScriptedRequest } from './testing/scripted-model.js';
+export { startScriptedModel } from './testing/scripted-model.js';

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { HostError } from '../errors.js';
+import { parseScript } from '../testing/script.js';
+import { startScriptedModel } from '../testing/scripted-model.js';
 import { createAnthropicModel } from './anthropic-model.js';
 import type { Model } from './model.js';
 import { createOpenAIModel } from './openai-model.js';
-import { parseScript } from './script.js';
-import { startScriptedModel } from './scripted-model.js';
 
 /** A model ready to use, and what to release after. */
 export interface SelectedModel {

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createAnthropicModel } from './anthropic-model.js';
-import type { Model } from './model.js';
-import { createOpenAIModel } from './openai-model.js';
+import { createAnthropicModel } from '../models/anthropic-model.js';
+import type { Model } from '../models/model.js';
+import { createOpenAIModel } from '../models/openai-model.js';
 import { parseScript, type Script, type ScriptStep } from './script.js';
 import { anthropicStream, errorBody, openAIStream, type PlannedReply } from './scripted-wire.js';
 
