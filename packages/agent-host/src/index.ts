@@ -1,5 +1,3 @@
-export type { TraceOptions } from './cli/trace.js';
-export { traceListener } from './cli/trace.js';
 export { claudeDesktopConfigPath, defaultConfigPaths, findConfigFile, loadConfigFile } from './config/load-config.js';
 export type { ConfigInput, ParseConfigOptions } from './config/parse-config.js';
 export { parseConfig } from './config/parse-config.js';
@@ -23,6 +21,8 @@ export { Agent, createAgent, defaultMaxSteps } from './loop/agent.js';
 export type { AgentEvent, AgentListener, StopReason } from './loop/agent-events.js';
 export type { SamplingOptions, SamplingPolicy } from './loop/sampling.js';
 export { samplingHandler } from './loop/sampling.js';
+export type { TraceOptions } from './loop/trace.js';
+export { traceListener } from './loop/trace.js';
 export type { AnthropicModelOptions } from './models/anthropic-model.js';
 export { createAnthropicModel } from './models/anthropic-model.js';
 export type { ContentPart, Message, ToolCall, ToolResult, Usage } from './models/messages.js';

@@ -1,11 +1,11 @@
 import type { Host } from '../../host.js';
 import { createAgent } from '../../loop/agent.js';
+import { traceListener } from '../../loop/trace.js';
 import type { ContentPart } from '../../models/messages.js';
 import type { ParsedCommand } from '../arguments.js';
 import { LineReader } from '../line-reader.js';
 import { writeError, writeOut } from '../output.js';
 import { openSession } from '../session.js';
-import { traceListener } from '../trace.js';
 
 const help = `Commands:
   /tools                 list the tools

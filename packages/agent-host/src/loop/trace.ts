@@ -1,4 +1,4 @@
-import type { AgentListener } from '../loop/agent-events.js';
+import type { AgentListener } from './agent-events.js';
 
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
