@@ -1,5 +1,6 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineResource, ToolError } from '@mcpkit/server-kit';
+import { readAtMost } from './bounded-read.js';
 import type { ToolDependencies } from './dependencies.js';
 import { kindLabel, listDirectory } from './directory-listing.js';
 import { mimeTypeOf } from './mime-types.js';
@@ -41,7 +42,10 @@ export function fileResources(dependencies: ToolDependencies) {
         const head = Buffer.alloc(8192);
         const { bytesRead } = await opened.handle.read(head, 0, head.length, 0);
         if (!head.subarray(0, bytesRead).includes(0)) {
-          const read = await readLines(opened.handle, { budget: dependencies.limits.readBudget });
+          const read = await readLines(opened.handle, {
+            budget: dependencies.limits.readBudget,
+            signal: context.signal,
+          });
           const note = read.more
             ? `\n[truncated at line ${read.lastLine}: use read_text_file with offset for the rest]`
             : '';
@@ -51,12 +55,13 @@ export function fileResources(dependencies: ToolDependencies) {
             text: read.text + note,
           };
         }
-        if (opened.stats.size > dependencies.limits.mediaBytes) {
-          throw new ToolError(
-            `${requested} is over the ${dependencies.limits.mediaBytes}-byte cap for binary resources.`,
-          );
-        }
-        return { ...content, blob: await opened.handle.readFile() };
+        const overCap = new ToolError(
+          `${requested} is over the ${dependencies.limits.mediaBytes}-byte cap for binary resources.`,
+        );
+        if (opened.stats.size > dependencies.limits.mediaBytes) throw overCap;
+        const blob = await readAtMost(opened.handle, dependencies.limits.mediaBytes, context.signal);
+        if (!blob) throw overCap;
+        return { ...content, blob };
       } finally {
         await opened.handle.close();
       }

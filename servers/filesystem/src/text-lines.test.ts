@@ -59,3 +59,20 @@ describe('readLines', () => {
     await expect(read(Buffer.from([1, 0, 2]), {})).rejects.toThrow(/binary/);
   });
 });
+
+describe('readLines on hostile files', () => {
+  it('stops between chunks once the signal is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(read('a\n'.repeat(100_000), { offset: 5, signal: controller.signal })).rejects.toThrow(/cancelled/);
+    await expect(read('a\n'.repeat(100_000), { tail: 5, signal: controller.signal })).rejects.toThrow(/cancelled/);
+  });
+
+  it('refuses a line offset beyond the bytes one read may scan, instead of streaming the whole file', async () => {
+    const text = 'short line\n'.repeat(50_000);
+    await expect(read(text, { offset: 40_000, maxScanBytes: 128 * 1024 })).rejects.toThrow(
+      /Line 40000 lies beyond the first 128.00 KB/,
+    );
+    expect((await read(text, { offset: 40_000, limit: 1, maxScanBytes: 1024 * 1024 })).text).toBe('short line');
+  });
+});

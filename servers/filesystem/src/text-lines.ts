@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { ToolError } from '@mcpkit/server-kit';
+import { formatSize } from './format-size.js';
 
 /** Which lines to read; `offset` is 1-based. */
 export interface LineWindow {
@@ -10,6 +11,10 @@ export interface LineWindow {
   limit?: number;
   /** Characters of text at most; the cut falls at a line end when one is near. */
   budget: number;
+  /** Stops the read (with a ToolError) between chunks once aborted. */
+  signal?: AbortSignal;
+  /** Bytes read at most to reach and fill the window (default {@link maxScanBytes}); a window beyond is refused. */
+  maxScanBytes?: number;
 }
 
 /** The lines read, and where they sit in the file. */
@@ -27,6 +32,13 @@ export interface LinesRead {
 
 const chunkSize = 64 * 1024;
 
+/** Bytes one read scans at most: a line offset deep in a huge (or sparse) file must not stream the whole file. */
+export const maxScanBytes = 256 * 1024 * 1024;
+
+function assertNotCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ToolError('The request was cancelled.');
+}
+
 function refuseBinary(chunk: Buffer, length: number): void {
   if (chunk.subarray(0, Math.min(length, 8192)).includes(0)) {
     throw new ToolError('The file looks binary (it contains NUL bytes); use read_media_file for binary files.');
@@ -35,7 +47,8 @@ function refuseBinary(chunk: Buffer, length: number): void {
 
 /** Reads a window of lines from the start of a text file, streaming: memory stays within the budget. */
 export async function readLines(handle: FileHandle, window: LineWindow): Promise<LinesRead> {
-  if (window.tail !== undefined) return readTail(handle, window.tail, window.budget);
+  if (window.tail !== undefined) return readTail(handle, window.tail, window.budget, window.signal);
+  const scanLimit = window.maxScanBytes ?? maxScanBytes;
   const first = window.offset ?? 1;
   const wanted = window.head ?? window.limit ?? Number.POSITIVE_INFINITY;
   const decoder = new StringDecoder('utf8');
@@ -69,6 +82,12 @@ export async function readLines(handle: FileHandle, window: LineWindow): Promise
   };
   let stopped = false;
   while (!stopped) {
+    assertNotCancelled(window.signal);
+    if (position >= scanLimit) {
+      throw new ToolError(
+        `Line ${first} lies beyond the first ${formatSize(scanLimit)} of the file, which is as far as one read scans; use tail for the end of the file, or grep to find the line.`,
+      );
+    }
     const { bytesRead } = await handle.read(buffer, 0, chunkSize, position);
     if (position === 0) refuseBinary(buffer, bytesRead);
     position += bytesRead;
@@ -125,7 +144,12 @@ export async function readLines(handle: FileHandle, window: LineWindow): Promise
   };
 }
 
-async function readTail(handle: FileHandle, count: number, budget: number): Promise<LinesRead> {
+async function readTail(
+  handle: FileHandle,
+  count: number,
+  budget: number,
+  signal: AbortSignal | undefined,
+): Promise<LinesRead> {
   const { size } = await handle.stat();
   const chunks: Buffer[] = [];
   let position = size;
@@ -133,6 +157,7 @@ async function readTail(handle: FileHandle, count: number, budget: number): Prom
   let bytes = 0;
   // Read backwards until enough line breaks (plus the one ending the file) or enough bytes for the budget.
   while (position > 0 && newlines <= count && bytes < budget * 4) {
+    assertNotCancelled(signal);
     const length = Math.min(chunkSize, position);
     position -= length;
     const chunk = Buffer.allocUnsafe(length);

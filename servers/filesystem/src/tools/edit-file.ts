@@ -2,6 +2,7 @@ import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { writeAtomically } from '../atomic-write.js';
+import { readAtMost } from '../bounded-read.js';
 import type { ToolDependencies } from '../dependencies.js';
 import { applyEdits, applyLayout, parseLayout } from '../text-edits.js';
 
@@ -37,15 +38,13 @@ export function editFile(dependencies: ToolDependencies) {
       const target = await scope.writeTarget(path);
       if (!target.existing) throw new ToolError(`${path} does not exist; create it with write_file.`);
       const file = await scope.openFile(target.path);
-      let raw: Buffer;
+      let raw: Buffer | undefined;
       try {
-        if (file.stats.size > maxEditBytes) {
-          throw new ToolError(`${path} is over ${maxEditBytes / 1024 / 1024} MB; edit_file loads files whole.`);
-        }
-        raw = await file.handle.readFile();
+        raw = file.stats.size > maxEditBytes ? undefined : await readAtMost(file.handle, maxEditBytes, context.signal);
       } finally {
         await file.handle.close();
       }
+      if (!raw) throw new ToolError(`${path} is over ${maxEditBytes / 1024 / 1024} MB; edit_file loads files whole.`);
       if (raw.subarray(0, 8192).includes(0)) throw new ToolError(`${path} looks binary; edit_file edits text files.`);
       const { layout, text } = parseLayout(raw.toString('utf8'));
       const edited = applyEdits(text, edits);

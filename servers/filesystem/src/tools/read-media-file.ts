@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { audio, defineTool, embeddedResource, image, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
+import { readAtMost } from '../bounded-read.js';
 import type { ToolDependencies } from '../dependencies.js';
 import { mimeTypeOf } from '../mime-types.js';
 
@@ -21,12 +22,12 @@ export function readMediaFile(dependencies: ToolDependencies) {
       const file = await scope.openFile(path);
       try {
         const cap = dependencies.limits.mediaBytes;
-        if (file.stats.size > cap) {
-          throw new ToolError(
-            `${path} is ${file.stats.size.toLocaleString('en-US')} bytes, over the ${cap.toLocaleString('en-US')}-byte cap for media files.`,
-          );
-        }
-        const data = await file.handle.readFile();
+        const overCap = (size: string) =>
+          new ToolError(`${path} is ${size} bytes, over the ${cap.toLocaleString('en-US')}-byte cap for media files.`);
+        if (file.stats.size > cap) throw overCap(file.stats.size.toLocaleString('en-US'));
+        // Read from the same descriptor with a hard limit: a file growing since the check still cannot pass the cap.
+        const data = await readAtMost(file.handle, cap, context.signal);
+        if (!data) throw overCap('more than');
         const mimeType = mimeTypeOf(file.path);
         if (mimeType.startsWith('image/')) return image(data, mimeType);
         if (mimeType.startsWith('audio/')) return audio(data, mimeType);
