@@ -3,7 +3,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { errorMessage, HostError } from '../errors.js';
 import type { ClientRequestHandlers } from './client-requests.js';
-import { listEverything, openSession, type ServerLists, type Session } from './open-session.js';
+import { listEverything, openSession, type ServerLists, type Session } from './connected-client.js';
 import { toolAllowed } from './tool-filter.js';
 import type {
   CallToolResult,

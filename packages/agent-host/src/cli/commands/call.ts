@@ -1,8 +1,8 @@
 import type { CallToolResult } from '../../connection/types.js';
 import { HostError } from '../../errors.js';
 import type { ParsedCommand } from '../arguments.js';
+import { openSession } from '../command-context.js';
 import { writeOut } from '../output.js';
-import { openSession } from '../session.js';
 
 /** The result for a terminal: text as it is, other blocks described in one line each. */
 export function describeResult(result: CallToolResult): string {

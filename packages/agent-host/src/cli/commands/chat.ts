@@ -3,9 +3,9 @@ import { createAgent } from '../../loop/agent.js';
 import { traceListener } from '../../loop/trace.js';
 import type { ContentPart } from '../../models/messages.js';
 import type { ParsedCommand } from '../arguments.js';
+import { openSession } from '../command-context.js';
 import { LineReader } from '../line-reader.js';
 import { writeError, writeOut } from '../output.js';
-import { openSession } from '../session.js';
 
 const help = `Commands:
   /tools                 list the tools

@@ -2,8 +2,8 @@ import { HostError } from '../../errors.js';
 import { createAgent } from '../../loop/agent.js';
 import { traceListener } from '../../loop/trace.js';
 import type { ParsedCommand } from '../arguments.js';
+import { openSession } from '../command-context.js';
 import { writeError, writeOut } from '../output.js';
-import { openSession } from '../session.js';
 
 async function pipedInput(): Promise<string> {
   if (process.stdin.isTTY) return '';

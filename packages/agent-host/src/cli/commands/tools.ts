@@ -1,6 +1,6 @@
 import type { ParsedCommand } from '../arguments.js';
+import { openSession } from '../command-context.js';
 import { writeOut } from '../output.js';
-import { openSession } from '../session.js';
 
 /** `tools`: every connected server with its state and tools (model-facing name and description). */
 export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
