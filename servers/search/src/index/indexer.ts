@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { AllowedDirectories } from '../allowed-directories.js';
+import { readOpenedFile } from '../confined-file.js';
 import { type WalkedFile, walkFiles } from './file-walker.js';
 import type { DocumentInput, IndexDatabase } from './index-database.js';
 import { splitPassages } from './passages.js';
@@ -201,7 +201,17 @@ export class Indexer {
     for (let start = 0; start < batch.length; start += readConcurrency) {
       signal?.throwIfAborted();
       const slice = batch.slice(start, start + readConcurrency);
-      const contents = await Promise.all(slice.map((file) => readFile(file.path).catch(() => undefined)));
+      // Read through the descriptor that was checked: a file swapped for a link, a FIFO or a bigger file between the
+      // walk and the read is skipped, never read outside the directories, waited on or read past the cap.
+      const limits = { maxBytes: this.options.maxFileSize, tooLarge: () => 'too large', ...(signal ? { signal } : {}) };
+      const contents = await Promise.all(
+        slice.map((file) =>
+          readOpenedFile(this.directories, file.path, file.path, limits).then(
+            (read) => read.bytes,
+            () => undefined,
+          ),
+        ),
+      );
       for (const [index, file] of slice.entries()) {
         const bytes = contents[index];
         if (!bytes) continue; // vanished between the walk and the read; the next run drops it

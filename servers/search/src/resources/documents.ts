@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineResource, ToolError } from '@mcpkit/server-kit';
+import { readConfinedFile } from '../confined-file.js';
 import type { LocalIndex } from '../index/local-index.js';
 import { looksBinary } from '../index/text-extraction.js';
 
@@ -30,11 +30,11 @@ export function documentsResource(index: LocalIndex) {
       } catch {
         throw new ToolError(`${uri} is not a file URI.`);
       }
-      const { path: file } = await index.directories.resolveExisting(path);
-      const bytes = await readFile(file);
-      if (bytes.byteLength > maxReadBytes || looksBinary(bytes)) {
-        throw new ToolError(`${uri} is too large or not text; read it with get_document instead.`);
-      }
+      const { path: file, bytes } = await readConfinedFile(index.directories, path, {
+        maxBytes: maxReadBytes,
+        tooLarge: () => `${uri} is larger than ${maxReadBytes / 1024 / 1024} MB; read it with get_document instead.`,
+      });
+      if (looksBinary(bytes)) throw new ToolError(`${uri} is not text; read it with get_document instead.`);
       return {
         text: bytes.toString('utf8'),
         mimeType: file.endsWith('.md') ? 'text/markdown' : 'text/plain',

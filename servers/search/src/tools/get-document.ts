@@ -1,6 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
+import { readConfinedFile } from '../confined-file.js';
 import type { LocalIndex } from '../index/local-index.js';
 import { looksBinary } from '../index/text-extraction.js';
 
@@ -22,14 +22,13 @@ export function getDocumentTool(index: LocalIndex) {
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     truncationHint: 'Call get_document again with a later offset or a smaller limit.',
-    async handler({ path, offset = 1, limit = 200 }) {
-      const { path: file } = await index.directories.resolveExisting(path);
-      const info = await stat(file);
-      if (!info.isFile()) throw new ToolError(`${path} is a directory; pass the path of a file.`);
-      if (info.size > maxReadBytes) {
-        throw new ToolError(`${path} is larger than ${maxReadBytes / 1024 / 1024} MB; it is not read by get_document.`);
-      }
-      const bytes = await readFile(file);
+    async handler({ path, offset = 1, limit = 200 }, { signal }) {
+      const { path: file, bytes } = await readConfinedFile(index.directories, path, {
+        maxBytes: maxReadBytes,
+        tooLarge: (requested) =>
+          `${requested} is larger than ${maxReadBytes / 1024 / 1024} MB; it is not read by get_document.`,
+        signal,
+      });
       if (looksBinary(bytes)) throw new ToolError(`${path} is a binary file, not text.`);
       const lines = bytes.toString('utf8').split(/\r?\n/);
       if (offset > lines.length) {

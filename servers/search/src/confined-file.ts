@@ -1,0 +1,146 @@
+import { constants, readlinkSync, type Stats } from 'node:fs';
+import { type FileHandle, lstat, open, realpath } from 'node:fs/promises';
+import { ToolError } from '@mcpkit/server-kit';
+import type { AllowedDirectories } from './allowed-directories.js';
+
+/** A file read after every check passed on the descriptor it was read from. */
+export interface ConfinedFile {
+  /** The real path of the file, as its descriptor names it. */
+  path: string;
+  /** The allowed directory that contains it. */
+  root: string;
+  bytes: Buffer;
+}
+
+/** How much of a file may be read, and what to say when it is more. */
+export interface ReadLimits {
+  /** The most bytes read; a file larger than this (on fstat, or growing past it while read) is refused. */
+  maxBytes: number;
+  /** The sentence that refuses a file over `maxBytes`, given the path the caller asked for. */
+  tooLarge: (requested: string) => string;
+  signal?: AbortSignal;
+}
+
+// No-follow: a final symlink is refused, not followed. Non-blocking: a FIFO swapped in opens at once instead of
+// holding a libuv thread until a writer comes; the descriptor's type is checked right after. No controlling tty.
+const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+/** On Linux, `/proc/self/fd/N` names what a descriptor really is, which closes check-then-use races. */
+const descriptorPaths = process.platform === 'linux';
+/** A file that grows after fstat (or reports no size, as /proc files do) is read on in steps of this size. */
+const chunkBytes = 1024 * 1024;
+
+function kindOf(stats: Stats): string {
+  if (stats.isFIFO()) return 'a named pipe (FIFO)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (stats.isDirectory()) return 'a directory';
+  return 'not a regular file';
+}
+
+function assertRegular(requested: string, stats: Stats): void {
+  if (stats.isFile()) return;
+  throw new ToolError(
+    stats.isDirectory()
+      ? `${requested} is a directory; pass the path of a file.`
+      : `Refused: ${requested} is ${kindOf(stats)}, not a regular file, and reading it could block the server.`,
+  );
+}
+
+function outside(directories: AllowedDirectories, requested: string): ToolError {
+  return new ToolError(
+    `${requested} is outside the indexed directories (${directories.roots.join(', ')}), or reaches outside them ` +
+      'through a symbolic link; use a path inside one of them.',
+  );
+}
+
+/** The allowed directory holding what the descriptor refers to; refuses a descriptor that points outside. */
+async function verifyDescriptor(
+  directories: AllowedDirectories,
+  handle: FileHandle,
+  opened: string,
+  requested: string,
+  stats: Stats,
+): Promise<{ path: string; root: string }> {
+  if (descriptorPaths) {
+    const target = readlinkSync(`/proc/self/fd/${handle.fd}`);
+    const root = directories.rootOf(target);
+    if (!root) throw outside(directories, requested);
+    return { path: target, root };
+  }
+  // Elsewhere: the path opened must still resolve inside, to the very inode the descriptor holds.
+  const real = await realpath(opened).catch(() => '');
+  const root = directories.rootOf(real);
+  const now = root ? await lstat(real).catch(() => undefined) : undefined;
+  if (!root || !now || now.ino !== stats.ino || now.dev !== stats.dev) throw outside(directories, requested);
+  return { path: real, root };
+}
+
+/**
+ * Reads at most `maxBytes + 1` bytes from an open descriptor, so a file that grew after its size was checked (or
+ * that reports no size, as /proc files do) never costs more than the cap; more than `maxBytes` is refused.
+ */
+async function readCapped(handle: FileHandle, expected: number, requested: string, limits: ReadLimits) {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    limits.signal?.throwIfAborted();
+    const room = limits.maxBytes + 1 - total;
+    // The first read asks for one byte more than fstat said, to see the end; later ones only for a file that grew.
+    const chunk = Buffer.allocUnsafe(Math.min(room, total === 0 ? expected + 1 : chunkBytes));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
+    if (bytesRead === 0) break;
+    chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > limits.maxBytes) throw new ToolError(limits.tooLarge(requested));
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+}
+
+/**
+ * Opens `path` once (no final symlink followed, no blocking on a FIFO), checks the descriptor (a regular file, inside
+ * the allowed directories by its own real path, no larger than the cap) and reads from that same descriptor with a
+ * hard byte limit. `path` must already be a real path inside; `requested` is what the caller asked for, for errors.
+ */
+export async function readOpenedFile(
+  directories: AllowedDirectories,
+  path: string,
+  requested: string,
+  limits: ReadLimits,
+): Promise<ConfinedFile> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, readFlags);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'EMLINK') throw outside(directories, requested);
+    if (code === 'ENXIO') throw new ToolError(`Refused: ${requested} is a socket or device, not a regular file.`);
+    throw new ToolError(`${requested} could not be opened (${code ?? String(error)}).`);
+  }
+  try {
+    const stats = await handle.stat();
+    assertRegular(requested, stats);
+    const confined = await verifyDescriptor(directories, handle, path, requested, stats);
+    if (stats.size > limits.maxBytes) throw new ToolError(limits.tooLarge(requested));
+    return { ...confined, bytes: await readCapped(handle, stats.size, requested, limits) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads a file the model named (absolute, or relative to the first allowed directory): resolves it inside the
+ * allowed directories, refuses special files before opening them, then reads it as `readOpenedFile` does.
+ */
+export async function readConfinedFile(
+  directories: AllowedDirectories,
+  requested: string,
+  limits: ReadLimits,
+): Promise<ConfinedFile> {
+  const { path } = await directories.resolveExisting(requested);
+  // Special files are refused before any open: opening some devices has effects of its own.
+  const stats = await lstat(path).catch(() => undefined);
+  if (!stats) throw new ToolError(`${requested} does not exist in the indexed directories; search for it.`);
+  assertRegular(requested, stats);
+  return readOpenedFile(directories, path, requested, limits);
+}

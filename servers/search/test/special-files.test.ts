@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { KitServer } from '@mcpkit/server-kit';
+import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalIndex } from '../src/index/local-index.js';
+import { createSearchServer } from '../src/server.js';
+import { probeWhile } from './responsiveness-probe.js';
+
+let base: string;
+let server: KitServer;
+let client: TestClient;
+
+beforeEach(async () => {
+  base = mkdtempSync(join(tmpdir(), 'mcpkit-search-special-'));
+  mkdirSync(join(base, 'docs'));
+  writeFileSync(join(base, 'docs', 'note.md'), '# Note\n\nplain words\n');
+  for (let index = 0; index < 4; index++) execFileSync('mkfifo', [join(base, 'docs', `pipe-${index}.md`)]);
+  server = createSearchServer({
+    directories: [join(base, 'docs')],
+    indexFile: ':memory:',
+    indexOnStart: false,
+    watch: false,
+    logLevel: 'emergency',
+  });
+  client = await connectTestClient(server);
+});
+
+afterEach(async () => {
+  await client.close();
+  await server.close();
+  rmSync(base, { recursive: true, force: true });
+});
+
+const uriOf = (name: string) => pathToFileURL(join(base, 'docs', name)).href;
+
+describe('special files', () => {
+  it('refuses FIFOs in resources and get_document at once, and the server keeps answering', async () => {
+    // Four blocked reads would take every libuv thread: the server would stop reading any file.
+    const reads = Array.from({ length: 4 }, (_, index) =>
+      client.client.readResource({ uri: uriOf(`pipe-${index}.md`) }).then(
+        () => 'read',
+        (error: Error) => error.message,
+      ),
+    );
+    const { outcome, latencies } = await probeWhile(client, Promise.all(reads));
+    expect(outcome.status).toBe('fulfilled');
+    for (const message of (outcome as PromiseFulfilledResult<string[]>).value) {
+      expect(message).toMatch(/Refused: .*pipe-\d\.md is a named pipe \(FIFO\), not a regular file/);
+    }
+    expect(Math.max(0, ...latencies)).toBeLessThan(200);
+    const document = await client.callTool('get_document', { path: 'pipe-0.md' });
+    expect(document.isError).toBe(true);
+    expect(resultText(document)).toMatch(/pipe-0\.md is a named pipe \(FIFO\)/);
+    const note = await client.client.readResource({ uri: uriOf('note.md') });
+    expect(JSON.stringify(note.contents)).toContain('plain words');
+  }, 20_000);
+
+  it('skips FIFOs while indexing, also one swapped in for a file after the walk, and finishes', async () => {
+    const index = new LocalIndex({ directories: [join(base, 'docs')], indexFile: ':memory:' });
+    try {
+      const [report] = await index.refreshAll();
+      expect(report).toMatchObject({ scanned: 1, added: 1 });
+      // A file the walk saw, replaced by a FIFO before it is read: the read must not wait for a writer.
+      writeFileSync(join(base, 'docs', 'later.md'), 'later words\n');
+      let swapped = false;
+      const refreshed = index.refreshAll({
+        onProgress: (progress) => {
+          if (progress.phase !== 'indexing' || swapped) return;
+          swapped = true;
+          rmSync(join(base, 'docs', 'later.md'));
+          execFileSync('mkfifo', [join(base, 'docs', 'later.md')]);
+        },
+      });
+      const finished = await Promise.race([
+        refreshed.then(() => true),
+        new Promise((resolve) => setTimeout(() => resolve(false), 5000)),
+      ]);
+      expect(swapped).toBe(true);
+      expect(finished).toBe(true);
+    } finally {
+      await index.close();
+    }
+  }, 20_000);
+
+  it('refuses a huge sparse file by its size before reading it: memory does not jump', async () => {
+    truncateSync(join(base, 'docs', 'note.md'), 1536 * 1024 * 1024);
+    const before = process.memoryUsage().rss;
+    await expect(client.client.readResource({ uri: uriOf('note.md') })).rejects.toThrow(
+      /note\.md is larger than 4 MB; read it with get_document instead\./,
+    );
+    const document = await client.callTool('get_document', { path: 'note.md' });
+    expect(resultText(document)).toBe('note.md is larger than 16 MB; it is not read by get_document.');
+    expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
+  }, 20_000);
+});
