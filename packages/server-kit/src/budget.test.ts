@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { applyBudget, budgetText, cutAtBoundary, defaultBudget, truncationNote } from './budget.js';
 import { createServer } from './create-server.js';
 import { defineTool } from './define-tool.js';
@@ -58,22 +59,91 @@ describe('applyBudget', () => {
         content: [
           { type: 'text', text: 'a'.repeat(70) },
           { type: 'image', data: 'AAAA', mimeType: 'image/png' },
-          { type: 'text', text: `${'b'.repeat(26)} ${'c'.repeat(30)}` },
+          { type: 'text', text: `${'b'.repeat(6)} ${'c'.repeat(30)}` },
           { type: 'text', text: 'dropped' },
         ],
-        structuredContent: { kept: true },
       },
       100,
       'Ask for page 2.',
     );
     expect(result.content.map((block) => block.type)).toEqual(['text', 'image', 'text', 'text']);
-    expect(result.content[2]).toEqual({ type: 'text', text: `${'b'.repeat(26)} ` });
+    expect(result.content[2]).toEqual({ type: 'text', text: `${'b'.repeat(6)} ${'c'.repeat(23)}` });
     expect(resultText(result)).not.toContain('dropped');
     expect(result.content[3]).toEqual({
       type: 'text',
-      text: '[truncated: showed 97 of 134 characters. Ask for page 2.]',
+      text: '[truncated: showed 100 of 114 characters. Ask for page 2.]',
     });
+  });
+
+  it('counts structured content against the same budget: a small one is kept, the text gets the rest', () => {
+    const result = applyBudget(
+      { content: [{ type: 'text', text: 'a'.repeat(200) }], structuredContent: { kept: true } },
+      100,
+      'Ask for page 2.',
+    );
     expect(result.structuredContent).toEqual({ kept: true });
+    expect(result.content[0]).toEqual({ type: 'text', text: 'a'.repeat(87) });
+    expect(resultText(result)).toContain('[truncated: showed 87 of 200 characters. Ask for page 2.]');
+  });
+
+  it('cuts large structured content keeping its shape, and says what it cut', () => {
+    const rows = Array.from({ length: 50_000 }, (_, index) => [index, 'x'.repeat(80)]);
+    const result = applyBudget(
+      { content: [{ type: 'text', text: 'short summary' }], structuredContent: { columns: ['n', 'x'], rows } },
+      60_000,
+    );
+    const sent = JSON.stringify(result.structuredContent).length + resultText(result).length;
+    expect(sent).toBeLessThanOrEqual(60_000 + 300);
+    const kept = (result.structuredContent as { rows: unknown[] }).rows;
+    expect(kept.length).toBeGreaterThan(500);
+    // whole rows, then at most one row cut short (the note names it)
+    expect(kept.slice(0, -1)).toEqual(rows.slice(0, kept.length - 1));
+    expect(result.content[0]).toEqual({ type: 'text', text: 'short summary' });
+    expect(resultText(result)).toContain('[truncated: structured content cut to fit (');
+    expect(resultText(result)).toContain(`rows: kept ${kept.length.toLocaleString('en-US')} of 50,000 items`);
+  });
+
+  it('leaves out structured content that cannot be cut when there is no schema, and gives its room to the text', () => {
+    const wide = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`key${index}`, index]));
+    const result = applyBudget({ content: [{ type: 'text', text: 'y'.repeat(500) }], structuredContent: wide }, 100);
+    expect(result.structuredContent).toBeUndefined();
+    expect(result.content[0]).toEqual({ type: 'text', text: 'y'.repeat(100) });
+    expect(resultText(result)).toContain('structured content left out: it did not fit');
+  });
+
+  it('returns an error result when the cut structured content would break the output schema', () => {
+    const result = applyBudget(
+      {
+        content: [{ type: 'text', text: 'rows' }],
+        structuredContent: { rows: Array.from({ length: 1000 }, () => 'row') },
+      },
+      100,
+      { hint: 'Use LIMIT.', accepts: (value) => (value.rows as unknown[]).length === 1000 },
+    );
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(resultText(result)).toBe(
+      'The result was too large to send: its structured content does not fit the budget of 100 characters. Use LIMIT.',
+    );
+  });
+
+  it('cuts the text of embedded resources and leaves out binary data over the media budget', () => {
+    const result = applyBudget(
+      {
+        content: [
+          { type: 'resource', resource: { uri: 'file:///a.txt', text: 'z'.repeat(1000) } },
+          { type: 'image', data: 'A'.repeat(64), mimeType: 'image/png' },
+          { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'B'.repeat(64) } },
+        ],
+      },
+      100,
+      { mediaBudget: 100 },
+    );
+    expect(result.content.map((block) => block.type)).toEqual(['resource', 'image', 'text']);
+    expect(result.content[0]).toEqual({ type: 'resource', resource: { uri: 'file:///a.txt', text: 'z'.repeat(100) } });
+    expect(resultText(result)).toContain(
+      'showed 100 of 1,000 characters; left out 1 image, audio or file block over the 100-character media budget',
+    );
   });
 });
 
@@ -97,6 +167,45 @@ describe('budgets on a server', () => {
     expect(toolCut.split('\n[truncated')[0]?.length).toBeLessThanOrEqual(50);
   });
 
+  it('holds structured content to the budget too, valid against the output schema, or says it cannot', async () => {
+    const rows = Array.from({ length: 40_000 }, (_, index) => ({ id: index, text: 'x'.repeat(100) }));
+    const wide = defineTool({
+      name: 'wide',
+      description: 'Four megabytes of rows.',
+      output: z.object({ rows: z.array(z.object({ id: z.number(), text: z.string() })), rowCount: z.number() }),
+      handler: () => ({
+        content: [{ type: 'text', text: 'rows' }],
+        structuredContent: { rows, rowCount: rows.length },
+      }),
+    });
+    const exact = defineTool({
+      name: 'exact',
+      description: 'Rows that may not be cut.',
+      output: z.object({ rows: z.array(z.string()).length(1000) }),
+      budget: 1000,
+      truncationHint: 'Ask for fewer rows.',
+      handler: () => ({ rows: Array.from({ length: 1000 }, () => 'row') }),
+    });
+    await using client = await connectTestClient(
+      createServer({ name: 't', version: '1', tools: [wide, exact], budget: 60_000 }),
+    );
+    const cut = await client.callTool('wide');
+    expect(cut.isError).toBeFalsy();
+    expect(JSON.stringify(cut.structuredContent).length + resultText(cut).length).toBeLessThanOrEqual(60_300);
+    expect((cut.structuredContent as { rowCount: number }).rowCount).toBe(40_000);
+    expect(resultText(cut)).toMatch(/rows: kept [\d,]+ of 40,000 items/);
+    const refused = await client.callTool('exact');
+    expect(refused).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'The result was too large to send: its structured content does not fit the budget of 1,000 characters. Ask for fewer rows.',
+        },
+      ],
+      isError: true,
+    });
+  });
+
   it('defaults to about 25,000 tokens (100,000 characters)', async () => {
     expect(defaultBudget).toBe(100_000);
     const huge = defineTool({ name: 'huge', description: 'Too big.', handler: () => 'x'.repeat(150_000) });
@@ -108,6 +217,7 @@ describe('budgets on a server', () => {
 
   it('rejects a budget that is not a positive integer at definition time', () => {
     expect(() => defineTool({ name: 'bad', description: 'x', budget: 0, handler: () => '' })).toThrow(KitError);
+    expect(() => defineTool({ name: 'bad', description: 'x', mediaBudget: -1, handler: () => '' })).toThrow(KitError);
     expect(() => createServer({ name: 't', version: '1', budget: 1.5 })).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTIONS' }),
     );

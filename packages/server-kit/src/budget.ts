@@ -1,4 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { fitJson, jsonLength } from './fit-json.js';
+import { errorResult } from './results.js';
+
+const defaultHint = 'Ask for less: narrow the request, or use the paging arguments the tool accepts.';
 
 /** About 25,000 tokens: the default character budget of one tool result. */
 export const defaultBudget = 100_000;
@@ -34,35 +38,139 @@ export function budgetText(value: string, budget: number): BudgetedText {
 
 /** The note a cut result ends with. */
 export function truncationNote(shown: number, total: number, hint?: string): string {
-  const how = hint ?? 'Ask for less: narrow the request, or use the paging arguments the tool accepts.';
+  const how = hint ?? defaultHint;
   return `[truncated: showed ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} characters. ${how}]`;
 }
 
-/**
- * Holds a tool result to a character budget over its text blocks. Blocks that fit are kept whole; the block that
- * crosses the budget is cut at a clean boundary; later text blocks are dropped; a note saying so is appended.
- * Non-text blocks (images, audio, links) pass through: the tools that make them cap their size.
- */
-export function applyBudget(result: CallToolResult, budget: number, hint?: string): CallToolResult {
-  let total = 0;
-  for (const block of result.content) if (block.type === 'text') total += block.text.length;
-  if (total <= budget) return result;
+/** The default budget of a result's binary data (images, audio, file blobs), in base64 characters: 16 MiB. */
+export const defaultMediaBudget = 16 * 1024 * 1024;
 
-  let remaining = budget;
+/** How `applyBudget` cuts, besides the budget. */
+export interface BudgetOptions {
+  /** What the note tells the model to do to get the rest. */
+  hint?: string;
+  /** Budget of binary data in base64 characters (default `defaultMediaBudget`); blocks over it are left out whole. */
+  mediaBudget?: number;
+  /** Whether a cut structured value still matches the tool's output schema; absent means any cut is acceptable. */
+  accepts?(structured: Record<string, unknown>): boolean;
+}
+
+type Block = CallToolResult['content'][number];
+
+/** Characters of a block that count against the text budget (text, a resource's text, a link's fields). */
+function textLength(block: Block): number {
+  if (block.type === 'text') return block.text.length;
+  if (block.type === 'image' || block.type === 'audio') return 0;
+  if (block.type === 'resource') return 'text' in block.resource ? block.resource.text.length : 0;
+  return jsonLength(block);
+}
+
+/** Base64 characters of a block's binary data. */
+function mediaLength(block: Block): number {
+  if (block.type === 'image' || block.type === 'audio') return block.data.length;
+  if (block.type === 'resource' && 'blob' in block.resource) return block.resource.blob.length;
+  return 0;
+}
+
+/** The text budget and the structured content's share of `budget`: each part keeps what it needs up to half. */
+function shares(budget: number, text: number, structured: number): { text: number; structured: number } {
+  const half = Math.floor(budget / 2);
+  if (text <= half) return { text, structured: budget - text };
+  if (structured <= half) return { text: budget - structured, structured };
+  return { text: half, structured: budget - half };
+}
+
+/**
+ * Holds a whole tool result to its budgets: text blocks, resource text and the serialized `structuredContent`
+ * together to `budget` characters, binary data (images, audio, blobs) to `mediaBudget`. Text blocks that fit are
+ * kept whole, the one that crosses is cut at a clean boundary, later ones are dropped; structured content over its
+ * share is cut keeping its shape (`fitJson`), or left out when it has no schema and cannot be cut; binary blocks over
+ * the media budget are left out. A note says what was cut. When the tool has an output schema and no valid cut fits,
+ * the result is an `isError` result that says so (see docs/decisions/0013-budgets-cover-the-whole-result.md).
+ */
+export function applyBudget(
+  result: CallToolResult,
+  budget: number,
+  hintOrOptions?: string | BudgetOptions,
+): CallToolResult {
+  const options = typeof hintOrOptions === 'string' ? { hint: hintOrOptions } : (hintOrOptions ?? {});
+  const mediaBudget = options.mediaBudget ?? defaultMediaBudget;
+  let textTotal = 0;
+  let mediaTotal = 0;
+  for (const block of result.content) {
+    textTotal += textLength(block);
+    mediaTotal += mediaLength(block);
+  }
+  const structured = result.structuredContent;
+  const structuredSize = structured === undefined ? 0 : jsonLength(structured, budget + 1);
+  if (textTotal + structuredSize <= budget && mediaTotal <= mediaBudget) return result;
+
+  const notes: string[] = [];
+  let textBudget = budget;
+  let keptStructured = structured;
+  if (structured !== undefined) {
+    const share = shares(budget, textTotal, structuredSize);
+    const fitted = structuredSize <= share.structured ? undefined : fitJson(structured, share.structured);
+    if (structuredSize <= share.structured) {
+      textBudget = share.text;
+    } else if (fitted && (options.accepts?.(fitted.value) ?? true)) {
+      keptStructured = fitted.value;
+      textBudget = budget - fitted.size;
+      notes.push(`structured content cut to fit (${fitted.cuts.slice(0, 5).join('; ')})`);
+    } else if (options.accepts) {
+      return errorResult(
+        `The result was too large to send: its structured content does not fit the budget of ${budget.toLocaleString('en-US')} characters. ${options.hint ?? defaultHint}`,
+      );
+    } else {
+      keptStructured = undefined;
+      notes.push('structured content left out: it did not fit');
+    }
+  }
+
+  let textLeft = textBudget;
+  let mediaLeft = mediaBudget;
   let shown = 0;
+  let textCut = false;
+  let mediaDropped = 0;
   const content: CallToolResult['content'] = [];
   for (const block of result.content) {
-    if (block.type !== 'text') {
-      content.push(block);
+    const media = mediaLength(block);
+    if (media > 0 || block.type === 'image' || block.type === 'audio') {
+      if (media <= mediaLeft) {
+        content.push(block);
+        mediaLeft -= media;
+      } else mediaDropped += 1;
       continue;
     }
-    if (remaining <= 0) continue;
-    const kept = cutAtBoundary(block.text, remaining);
-    remaining -= kept.length;
-    shown += kept.length;
-    content.push(kept.length === block.text.length ? block : { ...block, text: kept });
-    if (kept.length < block.text.length) remaining = 0;
+    const length = textLength(block);
+    if (length <= textLeft) {
+      content.push(block);
+      textLeft -= length;
+      shown += length;
+      continue;
+    }
+    textCut = true;
+    if (textLeft <= 0) continue;
+    if (block.type === 'text' || (block.type === 'resource' && 'text' in block.resource)) {
+      const kept = cutAtBoundary(
+        block.type === 'text' ? block.text : (block.resource as { text: string }).text,
+        textLeft,
+      );
+      content.push(
+        block.type === 'text' ? { ...block, text: kept } : { ...block, resource: { ...block.resource, text: kept } },
+      );
+      shown += kept.length;
+    }
+    textLeft = 0;
   }
-  content.push({ type: 'text', text: truncationNote(shown, total, hint) });
-  return { ...result, content };
+  if (textCut)
+    notes.unshift(`showed ${shown.toLocaleString('en-US')} of ${textTotal.toLocaleString('en-US')} characters`);
+  if (mediaDropped > 0) {
+    notes.push(
+      `left out ${mediaDropped} image, audio or file block${mediaDropped === 1 ? '' : 's'} over the ${mediaBudget.toLocaleString('en-US')}-character media budget`,
+    );
+  }
+  content.push({ type: 'text', text: `[truncated: ${notes.join('; ')}. ${options.hint ?? defaultHint}]` });
+  const { structuredContent: _dropped, ...rest } = result;
+  return { ...rest, content, ...(keptStructured === undefined ? {} : { structuredContent: keptStructured }) };
 }

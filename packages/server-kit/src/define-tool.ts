@@ -29,8 +29,10 @@ export interface ToolDefinition<
   output?: Output;
   /** Hints for clients: whether the tool reads only, destroys, is idempotent, reaches the open world. */
   annotations?: ToolAnnotations;
-  /** Character budget of the result's text; defaults to the server's budget. */
+  /** Character budget of the result's text and structured content together; defaults to the server's budget. */
   budget?: number;
+  /** Budget of the result's binary data (images, audio, blobs) in base64 characters; 16 MiB by default. */
+  mediaBudget?: number;
   /** What the truncation note tells the model to do to get the rest, e.g. "Call again with offset=N". */
   truncationHint?: string;
   /** Runs the tool with validated arguments. Throw ToolError for failures the model should read. */
@@ -49,8 +51,16 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
   if (!definition.description?.trim()) {
     throw new KitError('INVALID_DEFINITION', `Tool "${definition.name}" needs a description: the model reads it.`);
   }
-  if (definition.budget !== undefined && !(Number.isInteger(definition.budget) && definition.budget > 0)) {
-    throw new KitError('INVALID_DEFINITION', `Tool "${definition.name}" has a budget that is not a positive integer.`);
+  for (const [option, value] of [
+    ['budget', definition.budget],
+    ['mediaBudget', definition.mediaBudget],
+  ] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+      throw new KitError(
+        'INVALID_DEFINITION',
+        `Tool "${definition.name}" has a ${option} that is not a positive integer.`,
+      );
+    }
   }
   return definition;
 }

@@ -65,7 +65,12 @@ export async function runTool(
     } else {
       result = toToolResult(value);
     }
-    return applyBudget(result, definition.budget ?? options.budget, definition.truncationHint);
+    const output = definition.output as z.ZodObject | undefined;
+    return applyBudget(result, definition.budget ?? options.budget, {
+      ...(definition.truncationHint === undefined ? {} : { hint: definition.truncationHint }),
+      ...(definition.mediaBudget === undefined ? {} : { mediaBudget: definition.mediaBudget }),
+      ...(output ? { accepts: (structured: Record<string, unknown>) => output.safeParse(structured).success } : {}),
+    });
   } catch (error) {
     if (ToolError.isInstance(error)) return errorResult(error.message);
     if (context.signal.aborted)
