@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as kit from './index.js';
+import * as task from './task.js';
 import * as testing from './testing/index.js';
 
 // Servers in this repository and outside it build on these names: removing or renaming one is a breaking change.
@@ -10,10 +11,13 @@ describe('public surface', () => {
       'ToolError',
       'UsageError',
       'applyBudget',
+      'assertGlob',
       'audio',
       'budgetText',
       'combine',
+      'compileGlob',
       'createServer',
+      'createWorkerPool',
       'cutAtBoundary',
       'decodeCursor',
       'defaultBudget',
@@ -30,6 +34,7 @@ describe('public surface', () => {
       'parseHttpAddress',
       'parseServerCommand',
       'resourceLink',
+      'runOffThread',
       'runServerCommand',
       'serveHttp',
       'serveStdio',
@@ -43,5 +48,6 @@ describe('public surface', () => {
       'spawnTestClient',
       'transportsUnderTest',
     ]);
+    expect(Object.keys(task).sort()).toEqual(['ToolError', 'assertGlob', 'compileGlob']);
   });
 });

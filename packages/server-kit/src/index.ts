@@ -42,7 +42,11 @@ export type { AnyTool, ToolAnnotations, ToolDefinition } from './define-tool.js'
 export { defineTool } from './define-tool.js';
 export type { KitErrorCode } from './errors.js';
 export { KitError, ToolError } from './errors.js';
+export type { GlobOptions } from './glob/compile-glob.js';
+export { assertGlob, compileGlob } from './glob/compile-glob.js';
 export type { Logger, LogLevel } from './logger.js';
+export type { OffThreadOptions, OffThreadTask, WorkerPool, WorkerPoolOptions } from './off-thread/worker-pool.js';
+export { createWorkerPool, runOffThread } from './off-thread/worker-pool.js';
 export type { Page } from './pagination.js';
 export { decodeCursor, encodeCursor, paginate } from './pagination.js';
 export type { CallToolResult, ContentBlock, ToolReturn } from './results.js';

@@ -1,0 +1,108 @@
+import { getEventListeners } from 'node:events';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ToolError } from '../errors.js';
+import { createWorkerPool, type OffThreadTask } from './worker-pool.js';
+
+const tasks = new URL('../../test/fixtures/off-thread-tasks.mjs', import.meta.url);
+const task = (name: string): OffThreadTask => ({ module: tasks, name });
+
+/** Milliseconds of CPU the whole process (every thread) used over `duration` milliseconds of waiting. */
+async function cpuWhileWaiting(duration: number): Promise<number> {
+  const before = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, duration));
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
+/** The worst delay of a 10 ms timer while `work` runs: how long the main thread was held. */
+async function worstTimerDelay(work: Promise<unknown>): Promise<number> {
+  let worst = 0;
+  let last = performance.now();
+  const probe = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last - 10);
+    last = now;
+  }, 10);
+  await work.catch(() => undefined);
+  clearInterval(probe);
+  return worst;
+}
+
+describe('createWorkerPool', () => {
+  const pool = createWorkerPool({ size: 2, maxMemoryMb: 64 });
+  afterAll(() => pool.close());
+
+  it('runs a task off the main thread and returns its output', async () => {
+    await expect(pool.run(task('double'), 21, { timeoutMs: 5_000 })).resolves.toBe(42);
+    await expect(pool.run(task('later'), 'done', { timeoutMs: 5_000 })).resolves.toBe('done');
+  });
+
+  it('keeps module state between runs on one worker', async () => {
+    const single = createWorkerPool({ size: 1 });
+    try {
+      const first = await single.run<number>(task('count'), undefined, { timeoutMs: 5_000 });
+      await expect(single.run(task('count'), undefined, { timeoutMs: 5_000 })).resolves.toBe(first + 1);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('brings a ToolError back as a ToolError, and other errors as errors', async () => {
+    const refused = pool.run(task('refuse'), 'The pattern is too large.', { timeoutMs: 5_000 });
+    await expect(refused).rejects.toSatisfy(ToolError.isInstance);
+    await expect(refused).rejects.toThrow('The pattern is too large.');
+    const crashed = pool.run(task('crash'), undefined, { timeoutMs: 5_000 });
+    await expect(crashed).rejects.not.toSatisfy(ToolError.isInstance);
+    await expect(crashed).rejects.toThrow('not a tool error');
+  });
+
+  it('stops a run at its time limit: the main thread stays free and the CPU goes quiet', async () => {
+    const run = pool.run(task('spin'), undefined, { timeoutMs: 300, label: 'the diff' });
+    const worst = await worstTimerDelay(run);
+    await expect(run).rejects.toThrow('Stopped the diff after 0.3 s, its time limit. Ask for less.');
+    expect(worst).toBeLessThan(150);
+    expect(await cpuWhileWaiting(300)).toBeLessThan(100);
+    await expect(pool.run(task('double'), 2, { timeoutMs: 5_000 })).resolves.toBe(4);
+  });
+
+  it('stops a run when its request is cancelled', async () => {
+    const controller = new AbortController();
+    const run = pool.run(task('spin'), undefined, { timeoutMs: 60_000, signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    const started = performance.now();
+    await expect(run).rejects.toThrow('The request was cancelled.');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(await cpuWhileWaiting(300)).toBeLessThan(100);
+  });
+
+  it('refuses at once when the request is already cancelled', async () => {
+    await expect(pool.run(task('double'), 1, { timeoutMs: 5_000, signal: AbortSignal.abort() })).rejects.toThrow(
+      'cancelled',
+    );
+  });
+
+  it('reports a task over its memory limit in a sentence', async () => {
+    const run = pool.run(task('hoard'), undefined, { timeoutMs: 20_000, label: 'the query' });
+    await expect(run).rejects.toThrow('Stopped the query: it needed more than 64 MB of memory. Ask for less.');
+    await expect(pool.run(task('double'), 3, { timeoutMs: 5_000 })).resolves.toBe(6);
+  });
+
+  it('queues runs beyond its size, and a queued run still keeps its deadline', async () => {
+    const busy = [0, 1].map(() => pool.run(task('spin'), undefined, { timeoutMs: 600 }));
+    const queued = pool.run(task('double'), 5, { timeoutMs: 200 });
+    await expect(queued).rejects.toThrow('time limit');
+    const afterwards = pool.run(task('double'), 6, { timeoutMs: 5_000 });
+    await Promise.allSettled(busy);
+    await expect(afterwards).resolves.toBe(12);
+  });
+
+  it('leaves no listener on a long-lived signal after thousands of runs', async () => {
+    const controller = new AbortController();
+    await Promise.all(
+      Array.from({ length: 2_000 }, (_, index) =>
+        pool.run(task('double'), index, { timeoutMs: 10_000, signal: controller.signal }),
+      ),
+    );
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+});
