@@ -115,18 +115,26 @@ export class WorkerPool {
       this.discard(idle); // died while idle (killed from outside, out of memory): replace it
     }
     if (this.live < this.size) return this.spawn();
+    // The abort listener goes as soon as the wait ends, whichever way: a signal that outlives the wait must not
+    // keep the waiter (and its promise) reachable.
     return new Promise((resolve, reject) => {
-      const waiter = { resolve, reject };
-      this.waiters.push(waiter);
-      signal.addEventListener(
-        'abort',
-        () => {
-          const index = this.waiters.indexOf(waiter);
-          if (index !== -1) this.waiters.splice(index, 1);
-          reject(signal.reason);
+      const onAbort = () => {
+        const index = this.waiters.indexOf(waiter);
+        if (index !== -1) this.waiters.splice(index, 1);
+        reject(signal.reason);
+      };
+      const waiter = {
+        resolve: (worker: WorkerProcess) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(worker);
         },
-        { once: true },
-      );
+        reject: (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      };
+      this.waiters.push(waiter);
+      signal.addEventListener('abort', onAbort, { once: true });
     });
   }
 
