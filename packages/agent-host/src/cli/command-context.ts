@@ -9,14 +9,14 @@ import { LineReader } from './line-reader.js';
 import { isInteractive, writeError } from './output.js';
 
 /** What a command works with: the connected host and, when it needs one, the model. */
-export interface Session {
+export interface CommandContext {
   host: Host;
   model: Model | undefined;
   close(): Promise<void>;
 }
 
-/** How a command wants its session. */
-export interface SessionNeeds {
+/** What a command needs in its context. */
+export interface CommandNeeds {
   /** Whether the command fails without a model (run, chat) or only loses sampling (tools, call). */
   model: 'required' | 'optional';
   /** The line editor when a person can answer questions (chat); absent means decline what needs a person. */
@@ -24,7 +24,7 @@ export interface SessionNeeds {
 }
 
 /** Loads the config, selects the model, connects every server, and reports servers that failed. */
-export async function openSession(options: CommonOptions, needs: SessionNeeds): Promise<Session> {
+export async function openCommandContext(options: CommonOptions, needs: CommandNeeds): Promise<CommandContext> {
   const file = findConfigFile(options.config);
   const prompt = needs.prompt;
   // VS Code inputs are asked at the terminal even by one-shot commands; a reader is opened only when one is needed.

@@ -13,14 +13,14 @@ import { httpTransport } from './http-transport.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import type { Prompt, Resource, ServerLogSink, Tool } from './types.js';
 
-/** An initialized connection to one server. */
-export interface Session {
+/** An MCP client initialized with one server, and the transport it speaks over. */
+export interface ConnectedClient {
   client: Client;
   transport: Transport;
 }
 
-/** What opening a session needs besides the server's config. */
-export interface SessionOptions {
+/** What connecting a client needs besides the server's config. */
+export interface ConnectClientOptions {
   log: ServerLogSink;
   handlers: ClientRequestHandlers;
   clientInfo?: { name: string; version: string };
@@ -37,7 +37,11 @@ export interface ServerLists {
 
 const maxPages = 100;
 
-async function connectWith(transport: Transport, config: ServerConfig, options: SessionOptions): Promise<Session> {
+async function connectWith(
+  transport: Transport,
+  config: ServerConfig,
+  options: ConnectClientOptions,
+): Promise<ConnectedClient> {
   const client = new Client(options.clientInfo ?? { name: 'mcpkit-host', version: '0.1.0' }, {
     capabilities: clientCapabilities(options.handlers),
   });
@@ -66,7 +70,7 @@ async function connectWith(transport: Transport, config: ServerConfig, options: 
  * Starts the server (a process group, or an HTTP connection falling back to legacy SSE) and initializes it. Throws
  * with a reason a person can act on when it cannot.
  */
-export async function openSession(config: ServerConfig, options: SessionOptions): Promise<Session> {
+export async function connectClient(config: ServerConfig, options: ConnectClientOptions): Promise<ConnectedClient> {
   const transport = config.transport;
   if (transport.kind === 'stdio') {
     return connectWith(new GroupStdioTransport({ name: config.name, ...transport, log: options.log }), config, options);
@@ -79,9 +83,9 @@ export async function openSession(config: ServerConfig, options: SessionOptions)
     if (transport.mode === 'streamable') throw error;
     // An older server answers the Streamable HTTP POST with an error; try the legacy transport before giving up.
     try {
-      const session = await connectWith(httpTransport(transport.url, transport.headers, 'sse'), config, options);
+      const connected = await connectWith(httpTransport(transport.url, transport.headers, 'sse'), config, options);
       options.log(config.name, 'connected with the legacy HTTP+SSE transport');
-      return session;
+      return connected;
     } catch {
       throw error;
     }
@@ -104,26 +108,26 @@ async function allPages<T>(
 }
 
 /** Lists the tools, prompts and resources of the capabilities the server declared, all pages. */
-export async function listEverything(session: Session, timeout: number): Promise<ServerLists> {
-  const capabilities = session.client.getServerCapabilities() ?? {};
+export async function listEverything(connected: ConnectedClient, timeout: number): Promise<ServerLists> {
+  const capabilities = connected.client.getServerCapabilities() ?? {};
   const options = { timeout };
   const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
   const [tools, prompts, resources] = await Promise.all([
     capabilities.tools
       ? allPages(async (cursor) => {
-          const result = await session.client.listTools(page(cursor), options);
+          const result = await connected.client.listTools(page(cursor), options);
           return { items: result.tools, nextCursor: result.nextCursor };
         })
       : [],
     capabilities.prompts
       ? allPages(async (cursor) => {
-          const result = await session.client.listPrompts(page(cursor), options);
+          const result = await connected.client.listPrompts(page(cursor), options);
           return { items: result.prompts, nextCursor: result.nextCursor };
         })
       : [],
     capabilities.resources
       ? allPages(async (cursor) => {
-          const result = await session.client.listResources(page(cursor), options);
+          const result = await connected.client.listResources(page(cursor), options);
           return { items: result.resources, nextCursor: result.nextCursor };
         })
       : [],

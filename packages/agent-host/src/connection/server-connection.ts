@@ -3,7 +3,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { errorMessage, HostError } from '../errors.js';
 import type { ClientRequestHandlers } from './client-requests.js';
-import { listEverything, openSession, type ServerLists, type Session } from './connected-client.js';
+import { type ConnectedClient, connectClient, listEverything, type ServerLists } from './connected-client.js';
 import { toolAllowed } from './tool-filter.js';
 import type {
   CallToolResult,
@@ -72,7 +72,7 @@ export class ServerConnection {
   serverInfo: { name: string; version: string; instructions?: string } | undefined;
   /** How many times the server was restarted after a crash. */
   restarts = 0;
-  private session: Session | undefined;
+  private connected: ConnectedClient | undefined;
   private closing = false;
   private restartTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
@@ -109,7 +109,7 @@ export class ServerConnection {
   }
 
   private async open(): Promise<void> {
-    const session = await openSession(this.config, {
+    const connected = await connectClient(this.config, {
       log: this.options.log,
       handlers: this.options.handlers,
       ...(this.options.clientInfo ? { clientInfo: this.options.clientInfo } : {}),
@@ -117,29 +117,29 @@ export class ServerConnection {
     });
     if (this.closing) {
       // close() ran while this start or restart was on its way: end what it started instead of keeping it.
-      await session.client.close().catch(() => {});
+      await connected.client.close().catch(() => {});
       throw new Error(`${this.name} was closed while it was starting.`);
     }
-    this.session = session;
-    session.client.onclose = () => this.onClosed(session);
-    const version = session.client.getServerVersion();
-    const instructions = session.client.getInstructions();
+    this.connected = connected;
+    connected.client.onclose = () => this.onClosed(connected);
+    const version = connected.client.getServerVersion();
+    const instructions = connected.client.getInstructions();
     this.serverInfo = {
       name: version?.name ?? this.name,
       version: version?.version ?? '',
       ...(instructions ? { instructions } : {}),
     };
     try {
-      this.applyLists(await listEverything(session, this.config.startupTimeoutMs));
+      this.applyLists(await listEverything(connected, this.config.startupTimeoutMs));
     } catch (error) {
       // A server that initializes but cannot list is not usable; end it rather than leave its process behind.
-      this.session = undefined;
-      await session.client.close().catch(() => {});
+      this.connected = undefined;
+      await connected.client.close().catch(() => {});
       throw error;
     }
     if (this.closing) {
-      this.session = undefined;
-      await session.client.close().catch(() => {});
+      this.connected = undefined;
+      await connected.client.close().catch(() => {});
       throw new Error(`${this.name} was closed while it was starting.`);
     }
     this.setState('ready');
@@ -159,19 +159,19 @@ export class ServerConnection {
   }
 
   private async relist(): Promise<void> {
-    const session = this.session;
-    if (!session || this.state !== 'ready') return;
+    const connected = this.connected;
+    if (!connected || this.state !== 'ready') return;
     try {
-      this.applyLists(await listEverything(session, this.config.startupTimeoutMs));
+      this.applyLists(await listEverything(connected, this.config.startupTimeoutMs));
       this.options.onChange?.(this);
     } catch (error) {
       this.options.log(this.name, `could not refresh its lists: ${errorMessage(error)}`);
     }
   }
 
-  private onClosed(session: Session): void {
-    if (this.session !== session) return;
-    this.session = undefined;
+  private onClosed(connected: ConnectedClient): void {
+    if (this.connected !== connected) return;
+    this.connected = undefined;
     if (this.closing) return;
     const restartable = this.config.transport.kind === 'stdio';
     this.error = 'the server stopped';
@@ -222,10 +222,10 @@ export class ServerConnection {
    * An HTTP server that restarted has forgotten our session and answers 404; the spec's remedy is a new session, so
    * the host initializes again and repeats the call once.
    */
-  private async renewSession(lost: Session): Promise<boolean> {
+  private async renewSession(lost: ConnectedClient): Promise<boolean> {
     this.renewing ??= (async () => {
-      if (this.session !== lost) return this.state === 'ready';
-      this.session = undefined;
+      if (this.connected !== lost) return this.state === 'ready';
+      this.connected = undefined;
       await lost.client.close().catch(() => {});
       this.options.log(this.name, 'the server forgot the session; starting a new one');
       try {
@@ -247,11 +247,11 @@ export class ServerConnection {
    * closes the old sockets) and a ping now gets 404. A server that still knows the session keeps it, and the failed
    * call is not repeated, since it may have run.
    */
-  private async sessionLost(session: Session, error: unknown): Promise<boolean> {
+  private async sessionLost(connected: ConnectedClient, error: unknown): Promise<boolean> {
     if (this.config.transport.kind !== 'http' || error instanceof McpError) return false;
     if (error instanceof StreamableHTTPError) return error.code === 404;
     try {
-      await session.client.ping({ timeout: 5000 });
+      await connected.client.ping({ timeout: 5000 });
       return false;
     } catch (pingError) {
       return pingError instanceof StreamableHTTPError && pingError.code === 404;
@@ -264,22 +264,22 @@ export class ServerConnection {
     options: CallOptions,
     mayRenew: boolean,
   ): Promise<CallToolResult> {
-    const session = this.session;
-    if (!session || this.state !== 'ready') return errorResult(this.unavailable());
+    const connected = this.connected;
+    if (!connected || this.state !== 'ready') return errorResult(this.unavailable());
     if (!toolAllowed(this.config.tools, tool)) {
       return errorResult(`Tool "${tool}" of server "${this.name}" is not allowed by the host's config.`);
     }
     if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
     const timeout = options.timeoutMs ?? this.config.callTimeoutMs;
     try {
-      const result = await session.client.callTool({ name: tool, arguments: args }, undefined, {
+      const result = await connected.client.callTool({ name: tool, arguments: args }, undefined, {
         timeout,
         ...(options.signal ? { signal: options.signal } : {}),
       });
       return result as CallToolResult;
     } catch (error) {
       if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
-      if (mayRenew && (await this.sessionLost(session, error)) && (await this.renewSession(session))) {
+      if (mayRenew && (await this.sessionLost(connected, error)) && (await this.renewSession(connected))) {
         return this.callOnce(tool, args, options, false);
       }
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -292,9 +292,9 @@ export class ServerConnection {
     }
   }
 
-  private ready(): Session {
-    if (!this.session || this.state !== 'ready') throw new HostError('SERVER_UNAVAILABLE', this.unavailable());
-    return this.session;
+  private ready(): ConnectedClient {
+    if (!this.connected || this.state !== 'ready') throw new HostError('SERVER_UNAVAILABLE', this.unavailable());
+    return this.connected;
   }
 
   /** Gets a prompt with its arguments filled in. */
@@ -309,16 +309,16 @@ export class ServerConnection {
 
   /** Tells the server the roots changed. */
   async notifyRootsChanged(): Promise<void> {
-    await this.session?.client.sendRootsListChanged().catch(() => {});
+    await this.connected?.client.sendRootsListChanged().catch(() => {});
   }
 
   /** Ends the connection and, for a stdio server, its whole process group. Safe to call twice. */
   async close(): Promise<void> {
     this.closing = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
-    const session = this.session;
-    this.session = undefined;
-    if (session) await session.client.close().catch(() => {});
+    const connected = this.connected;
+    this.connected = undefined;
+    if (connected) await connected.client.close().catch(() => {});
     this.state = 'closed';
   }
 }

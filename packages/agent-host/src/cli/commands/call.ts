@@ -1,7 +1,7 @@
 import type { CallToolResult } from '../../connection/types.js';
 import { HostError } from '../../errors.js';
 import type { ParsedCommand } from '../arguments.js';
-import { openSession } from '../command-context.js';
+import { openCommandContext } from '../command-context.js';
 import { writeOut } from '../output.js';
 
 /** The result for a terminal: text as it is, other blocks described in one line each. */
@@ -36,12 +36,12 @@ export async function callCommand(parsed: ParsedCommand): Promise<number> {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw new HostError('USAGE', `The arguments of call must be a JSON object; got ${JSON.stringify(json)}.`);
   }
-  const session = await openSession(parsed.options, { model: 'optional' });
+  const context = await openCommandContext(parsed.options, { model: 'optional' });
   try {
-    const result = await session.host.call(server, tool, args as Record<string, unknown>);
+    const result = await context.host.call(server, tool, args as Record<string, unknown>);
     writeOut(parsed.options.json ? `${JSON.stringify(result, null, 2)}\n` : `${describeResult(result)}\n`);
     return result.isError ? 1 : 0;
   } finally {
-    await session.close();
+    await context.close();
   }
 }

@@ -3,7 +3,7 @@ import { createAgent } from '../../loop/agent.js';
 import { traceListener } from '../../loop/trace.js';
 import type { ContentPart } from '../../models/messages.js';
 import type { ParsedCommand } from '../arguments.js';
-import { openSession } from '../command-context.js';
+import { openCommandContext } from '../command-context.js';
 import { LineReader } from '../line-reader.js';
 import { writeError, writeOut } from '../output.js';
 
@@ -79,10 +79,10 @@ async function slashCommand(host: Host, line: string, attachments: ContentPart[]
 export async function chatCommand(parsed: ParsedCommand): Promise<number> {
   const { options } = parsed;
   const prompt = new LineReader();
-  const session = await openSession(options, { model: 'required', prompt });
+  const context = await openCommandContext(options, { model: 'required', prompt });
   const agent = createAgent({
-    host: session.host,
-    model: session.model!,
+    host: context.host,
+    model: context.model!,
     ...(options.system ? { system: options.system } : {}),
     ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
   });
@@ -103,7 +103,7 @@ export async function chatCommand(parsed: ParsedCommand): Promise<number> {
     else prompt.close();
   });
   const attachments: ContentPart[] = [];
-  writeError(`Connected: ${session.host.registry.size} tools. Type /help for commands.\n`);
+  writeError(`Connected: ${context.host.registry.size} tools. Type /help for commands.\n`);
   try {
     for (;;) {
       let line: string;
@@ -117,7 +117,7 @@ export async function chatCommand(parsed: ParsedCommand): Promise<number> {
       let content: ContentPart[] = [{ type: 'text', text: line }];
       if (line.startsWith('/')) {
         try {
-          const fromPrompt = await slashCommand(session.host, line, attachments);
+          const fromPrompt = await slashCommand(context.host, line, attachments);
           if (!fromPrompt) continue;
           content = fromPrompt;
         } catch (error) {
@@ -136,7 +136,7 @@ export async function chatCommand(parsed: ParsedCommand): Promise<number> {
     }
   } finally {
     prompt.close();
-    await session.close();
+    await context.close();
   }
   return 0;
 }

@@ -2,7 +2,7 @@ import { HostError } from '../../errors.js';
 import { createAgent } from '../../loop/agent.js';
 import { traceListener } from '../../loop/trace.js';
 import type { ParsedCommand } from '../arguments.js';
-import { openSession } from '../command-context.js';
+import { openCommandContext } from '../command-context.js';
 import { writeError, writeOut } from '../output.js';
 
 async function pipedInput(): Promise<string> {
@@ -18,7 +18,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
   const question = (parsed.positionals.length > 0 ? parsed.positionals.join(' ') : await pipedInput()).trim();
   if (!question) throw new HostError('USAGE', 'run needs a question, e.g. mcpkit-host run "What is in notes.txt?"');
   const { options } = parsed;
-  const session = await openSession(options, { model: 'required' });
+  const context = await openCommandContext(options, { model: 'required' });
   const controller = new AbortController();
   // The first Ctrl-C cancels the run (servers are told); a second one leaves at once.
   const interrupt = () => {
@@ -29,15 +29,15 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
   process.on('SIGINT', interrupt);
   try {
     const agent = createAgent({
-      host: session.host,
-      model: session.model!,
+      host: context.host,
+      model: context.model!,
       ...(options.system ? { system: options.system } : {}),
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
     });
     if (!options.quiet && !options.json) agent.subscribe(traceListener(writeError));
     const result = await agent.run(question, { signal: controller.signal });
     if (options.json) {
-      const { host } = session;
+      const { host } = context;
       writeOut(
         `${JSON.stringify(
           {
@@ -58,6 +58,6 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
     return result.stoppedBy === 'cancelled' ? 130 : 0;
   } finally {
     process.off('SIGINT', interrupt);
-    await session.close();
+    await context.close();
   }
 }

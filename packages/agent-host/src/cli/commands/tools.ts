@@ -1,12 +1,12 @@
 import type { ParsedCommand } from '../arguments.js';
-import { openSession } from '../command-context.js';
+import { openCommandContext } from '../command-context.js';
 import { writeOut } from '../output.js';
 
 /** `tools`: every connected server with its state and tools (model-facing name and description). */
 export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
-  const session = await openSession(parsed.options, { model: 'optional' });
+  const context = await openCommandContext(parsed.options, { model: 'optional' });
   try {
-    const { host } = session;
+    const { host } = context;
     const servers = host.connections.map((connection) => ({
       server: connection.name,
       state: connection.state,
@@ -35,6 +35,6 @@ export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
     writeOut(`${lines.join('\n')}\n`);
     return host.failures.length > 0 ? 1 : 0;
   } finally {
-    await session.close();
+    await context.close();
   }
 }
