@@ -39,6 +39,28 @@ describe('serveStdio in a real child process', () => {
     expect(await child.exited).toBe(0);
   });
 
+  it('answers a 12 MiB message with a JSON-RPC error and keeps the session', async () => {
+    const child = startFixture();
+    await initialize(child);
+    // The SDK's client writes the id last; the line is far over the 10 MiB limit and is never buffered whole.
+    const padding = 'x'.repeat(12 * 1024 * 1024);
+    child.process.stdin.write(
+      `{"method":"tools/call","params":{"name":"noisy","arguments":{"padding":"${padding}"}},"jsonrpc":"2.0","id":7}\n`,
+    );
+    const refused = await child.response(7);
+    expect(refused.error).toMatchObject({
+      code: -32600,
+      message: expect.stringContaining('over the limit of 10,485,760 bytes'),
+    });
+    child.send({ id: 8, method: 'tools/call', params: { name: 'noisy', arguments: {} } });
+    expect((await child.response(8)).result).toEqual({
+      content: [{ type: 'text', text: 'still only JSON-RPC on stdout' }],
+    });
+    expect(child.stderr()).toContain('(the connection goes on): Refused a message of 12,583,0');
+    child.process.stdin.end();
+    expect(await child.exited).toBe(0);
+  });
+
   it('exits cleanly when stdin closes, after running onClose', async () => {
     const child = startFixture();
     await initialize(child);

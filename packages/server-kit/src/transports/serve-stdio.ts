@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { format } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { KitServer } from '../create-server.js';
+import { StdioTransport } from './stdio-transport.js';
 
 /** Options of `serveStdio`; the defaults are the process's own streams. */
 export interface StdioOptions {
@@ -9,6 +9,8 @@ export interface StdioOptions {
   output?: Writable;
   /** Exit the process once the server has closed (default true when serving the process's own streams). */
   exitOnClose?: boolean;
+  /** Largest message read, in bytes (default 10 MiB); a longer line gets a JSON-RPC error and the session goes on. */
+  maxMessageBytes?: number;
 }
 
 let consoleRedirected = false;
@@ -42,7 +44,7 @@ export async function serveStdio(server: KitServer, options: StdioOptions = {}):
   const exitOnClose = options.exitOnClose ?? ownStreams;
   if (ownStreams) redirectConsoleToStderr();
 
-  const transport = new StdioServerTransport(input, output);
+  const transport = new StdioTransport(input, output, options.maxMessageBytes);
   let stopping = false;
   let finished: () => void = () => {};
   const closed = new Promise<void>((resolve) => {

@@ -1,0 +1,156 @@
+import type { Readable, Writable } from 'node:stream';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** The default limit of one stdio message, in bytes: 10 MiB, as in the SDK. */
+export const defaultMaxMessageBytes = 10 * 1024 * 1024;
+
+/** Bytes kept of each end of a refused line, to find its id. */
+const edgeBytes = 512;
+
+/** An id written as the first key of the message, or the second after `"jsonrpc":"2.0"`. */
+const leadingId = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,16}|"[^"\\]{0,200}")\s*[,}]/;
+/** An id written as the last key of the message, the order the SDK's client writes. */
+const trailingId = /[,{]\s*"id"\s*:\s*(-?\d{1,16}|"[^"\\]{0,200}")\s*\}\s*$/;
+
+/** The id of a refused message when its first or last bytes show it, else null. */
+function idOf(head: string, tail: string): string | number | null {
+  const found = leadingId.exec(head)?.[1] ?? trailingId.exec(tail)?.[1];
+  if (found === undefined) return null;
+  return JSON.parse(found) as string | number;
+}
+
+/**
+ * Newline-delimited JSON-RPC over a pair of streams, for the server side. Unlike the SDK's stdio transport, a line
+ * over the size limit does not close the connection: the rest of it is skipped as it arrives (never buffered), the
+ * client gets a JSON-RPC error (-32600) carrying the message's id when its first or last bytes show it, and the
+ * session goes on. Lines that are not JSON-RPC are reported through `onerror` and skipped, as in the SDK.
+ */
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  /** Pieces of the line being read, and their total length. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Set while skipping the rest of a line over the limit: its first bytes, its last bytes and its length so far. */
+  private skipping: { head: string; tail: Buffer; bytes: number } | undefined;
+  private started = false;
+  private closed = false;
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    private readonly maxMessageBytes = defaultMaxMessageBytes,
+  ) {}
+
+  private readonly onData = (data: Buffer | string) => {
+    const chunk = typeof data === 'string' ? Buffer.from(data) : data;
+    let start = 0;
+    while (start < chunk.length && !this.closed) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline === -1 ? chunk.length : newline;
+      this.take(chunk.subarray(start, end));
+      if (newline === -1) break;
+      this.endLine();
+      start = newline + 1;
+    }
+  };
+
+  private readonly onInputError = (error: Error) => {
+    this.onerror?.(error);
+  };
+
+  /** Adds a piece of the current line, switching to skipping once the line is over the limit. */
+  private take(piece: Buffer): void {
+    if (piece.length === 0) return;
+    if (this.skipping) {
+      this.skipping.bytes += piece.length;
+      this.skipping.tail = Buffer.concat([this.skipping.tail, piece.subarray(-edgeBytes)]).subarray(-edgeBytes);
+      return;
+    }
+    if (this.pendingBytes + piece.length <= this.maxMessageBytes) {
+      this.pending.push(piece);
+      this.pendingBytes += piece.length;
+      return;
+    }
+    const line = Buffer.concat([...this.pending, piece]);
+    this.skipping = {
+      head: line.subarray(0, edgeBytes).toString('utf8'),
+      tail: Buffer.from(line.subarray(-edgeBytes)),
+      bytes: line.length,
+    };
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  /** Handles the line that just ended: refuses it when it was over the limit, else parses and delivers it. */
+  private endLine(): void {
+    const skipped = this.skipping;
+    if (skipped) {
+      this.skipping = undefined;
+      this.refuse(idOf(skipped.head, skipped.tail.toString('utf8')), skipped.bytes);
+      return;
+    }
+    const line = (this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending))
+      .toString('utf8')
+      .replace(/\r$/, '');
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (line.trim() === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  private refuse(id: string | number | null, bytes: number): void {
+    const limit = this.maxMessageBytes.toLocaleString('en-US');
+    const message = `Message too large: ${bytes.toLocaleString('en-US')} bytes, over the limit of ${limit} bytes for one message on stdio; it was skipped.`;
+    this.onerror?.(
+      new Error(
+        `Refused a message of ${bytes.toLocaleString('en-US')} bytes (id ${JSON.stringify(id)}): the limit is ${limit} bytes.`,
+      ),
+    );
+    this.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`).catch(() => {});
+  }
+
+  private write(data: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.closed) return reject(new Error('The stdio transport is closed.'));
+      if (this.output.write(data)) resolve();
+      else this.output.once('drain', resolve);
+    });
+  }
+
+  /** Starts reading the input stream. */
+  async start(): Promise<void> {
+    if (this.started) throw new Error('The stdio transport is already started.');
+    this.started = true;
+    this.input.on('data', this.onData);
+    this.input.on('error', this.onInputError);
+  }
+
+  /** Sends one message as a line. */
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.write(serializeMessage(message));
+  }
+
+  /** Stops reading (the input is paused when nothing else reads it) and reports the close. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('error', this.onInputError);
+    if (this.input.listenerCount('data') === 0) this.input.pause();
+    this.pending = [];
+    this.skipping = undefined;
+    this.onclose?.();
+  }
+}
