@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectHost, createAgent, startScriptedModel } from '@mcpkit/agent-host';
+import { connectHost, createAgent } from '@mcpkit/agent-host';
+import { startScriptedModel } from '@mcpkit/agent-host/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 

@@ -9,9 +9,9 @@ import {
   parseConfig,
   type RunResult,
   selectModel,
-  startScriptedModel,
   traceListener,
 } from '@mcpkit/agent-host';
+import { startScriptedModel } from '@mcpkit/agent-host/testing';
 import { createSampleDatabase } from '@mcpkit/server-database';
 import { demoScenarios, type Scenario } from './scenarios.js';
 import { demoServers, type SampleData } from './server-config.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ScriptStep } from '@mcpkit/agent-host';
+import type { ScriptStep } from '@mcpkit/agent-host/testing';
 import type { SampleData } from './server-config.js';
 
 /** One question of the demo, and what the scripted model does with it when no real model is configured. */

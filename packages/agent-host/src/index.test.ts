@@ -18,10 +18,8 @@ it('exports exactly the public surface', () => {
     'findConfigFile',
     'loadConfigFile',
     'parseConfig',
-    'parseScript',
     'samplingHandler',
     'selectModel',
-    'startScriptedModel',
     'traceListener',
     'translateSchema',
   ]);

@@ -35,7 +35,3 @@ export type { RegisteredTool } from './registry/tool-registry.js';
 export { ToolRegistry } from './registry/tool-registry.js';
 export type { Provider } from './registry/translate-schema.js';
 export { translateSchema } from './registry/translate-schema.js';
-export type { Script, ScriptStep } from './testing/script.js';
-export { parseScript } from './testing/script.js';
-export type { ScriptedModelOptions, ScriptedModelServer, ScriptedRequest } from './testing/scripted-model.js';
-export { startScriptedModel } from './testing/scripted-model.js';

@@ -3,7 +3,7 @@ import { connectHost } from '../src/host.js';
 import { createAgent } from '../src/loop/agent.js';
 import type { AgentEvent } from '../src/loop/agent-events.js';
 import { samplingHandler } from '../src/loop/sampling.js';
-import { startScriptedModel } from '../src/testing/scripted-model.js';
+import { startScriptedModel } from '../src/testing/index.js';
 import { fixtureServer } from './helpers.js';
 
 const quiet = { log: () => {} };

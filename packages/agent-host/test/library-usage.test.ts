@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { syncSnippets } from '../../../scripts/tools/sync-snippets.mjs';
-import { type AgentEvent, connectHost, createAgent, parseConfig, startScriptedModel } from '../src/index.js';
+import { type AgentEvent, connectHost, createAgent, parseConfig } from '../src/index.js';
+import { startScriptedModel } from '../src/testing/index.js';
 import { fixturePath } from './helpers.js';
 
 const notesServer = fixturePath('echo-server.mjs');

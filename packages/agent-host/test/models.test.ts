@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../src/models/messages.js';
 import type { ToolSpec } from '../src/models/model.js';
 import { postToProvider } from '../src/models/provider-request.js';
-import { startScriptedModel } from '../src/testing/scripted-model.js';
+import { startScriptedModel } from '../src/testing/index.js';
 
 const tools: ToolSpec[] = [
   {

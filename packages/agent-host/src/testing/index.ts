@@ -1,0 +1,4 @@
+export type { Script, ScriptStep } from './script.js';
+export { parseScript } from './script.js';
+export type { ScriptedModelOptions, ScriptedModelServer, ScriptedRequest } from './scripted-model.js';
+export { startScriptedModel } from './scripted-model.js';
