@@ -8,10 +8,12 @@ export interface DatabaseLimits {
   timeoutMs: number;
   /** Tables of one list_tables page (200). */
   tablePageSize: number;
+  /** MiB of memory a SQLite worker process may use while it runs a statement (512); past it the statement stops. */
+  workerMemoryMb: number;
 }
 
 /** The default caps. */
-export const defaultLimits: DatabaseLimits = { maxRows: 500, timeoutMs: 5000, tablePageSize: 200 };
+export const defaultLimits: DatabaseLimits = { maxRows: 500, timeoutMs: 5000, tablePageSize: 200, workerMemoryMb: 512 };
 
 /** What every tool, resource and prompt of the database server is built from. */
 export interface DatabaseDependencies {

@@ -52,6 +52,7 @@ export async function createDatabaseServer(options: DatabaseServerOptions): Prom
           writable: options.allowWrite ?? false,
           create: options.create ?? false,
           timeoutMs: limits.timeoutMs,
+          workerMemoryMb: limits.workerMemoryMb,
         });
   }
   const dependencies: DatabaseDependencies = { engine, limits };

@@ -32,6 +32,8 @@ export interface SqliteEngineOptions {
   countLimit?: number;
   /** Worker processes at most, so that a slow query never blocks the next call (default 3). */
   workers?: number;
+  /** MiB of memory one worker process may use while it runs a statement (default 512); past it the statement stops. */
+  workerMemoryMb?: number;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
   };
   const entry = workerEntry();
   const start = async () => {
-    const worker = new WorkerProcess(entry);
+    const worker = new WorkerProcess(entry, { memoryMb: options.workerMemoryMb ?? 512 });
     try {
       await worker.request({ op: 'open', options: connection });
     } catch (error) {

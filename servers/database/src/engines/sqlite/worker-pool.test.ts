@@ -1,25 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { workerProcesses } from '../../../test/worker-processes.js';
 import { createSampleDatabase } from '../../sample-database.js';
 import { openSqliteEngine } from './sqlite-engine.js';
-
-/** The SQLite worker processes of this process, found in /proc (their parent is us, their script sqlite-process.js). */
-function workerProcesses(): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sqlite-process.js');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 describe('SQLite worker processes', () => {
   const directory = mkdtempSync(join(tmpdir(), 'mcpkit-pool-'));

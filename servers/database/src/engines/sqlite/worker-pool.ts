@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { memoryCheckMs, residentMegabytes, tooLargeMessage } from './worker-memory.js';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 type RequestBody = WorkerRequest extends infer Request
@@ -18,19 +19,35 @@ export class WorkerError extends Error {
   }
 }
 
-/** One SQLite worker process and the requests waiting for its answers. */
+/** How a worker process is started. */
+export interface WorkerProcessOptions {
+  /** MiB of resident memory the process may use while it answers a request; past it, it is killed. */
+  memoryMb: number;
+}
+
+/**
+ * One SQLite worker process and the requests waiting for its answers. Its memory is bounded twice: V8's heap limit
+ * (a huge value copied into JavaScript) and, while a request runs, its resident size read from /proc every few ms
+ * (SQLite builds a huge value in native memory, which no V8 flag limits, and SQLite's own heap limit is off in this
+ * build). A worker stopped for memory fails its requests with a sentence for the model; it is never retried.
+ */
 export class WorkerProcess {
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private nextId = 1;
   private exited = false;
+  private overMemory = false;
+  private memoryCheck: NodeJS.Timeout | undefined;
 
-  constructor(entry: string) {
+  constructor(
+    entry: string,
+    private readonly options: WorkerProcessOptions,
+  ) {
     // stdout is ignored: on stdio it is the server's protocol channel, and the worker has nothing to say there.
     this.child = fork(entry, [], {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      execArgv: [],
+      execArgv: [`--max-old-space-size=${Math.max(32, Math.floor(options.memoryMb * 0.75))}`],
     });
     // An idle worker never keeps the server's process alive; a request in flight does (see request()).
     this.child.unref();
@@ -39,17 +56,44 @@ export class WorkerProcess {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
       this.pending.delete(reply.id);
-      if (this.pending.size === 0) this.child.channel?.unref();
+      if (this.pending.size === 0) this.idle();
       if (reply.ok) waiting.resolve(reply.value);
       else waiting.reject(new WorkerError(reply.message, reply.forModel));
     });
-    const fail = (reason: string) => {
+    const fail = (reason: string, forModel: boolean) => {
       this.exited = true;
-      for (const waiting of this.pending.values()) waiting.reject(new WorkerError(reason, false));
+      this.idle();
+      for (const waiting of this.pending.values()) waiting.reject(new WorkerError(reason, forModel));
       this.pending.clear();
     };
-    this.child.on('exit', (code, signal) => fail(`The SQLite worker process exited (${signal ?? `code ${code}`}).`));
-    this.child.on('error', (error) => fail(`The SQLite worker process failed: ${error.message}`));
+    this.child.on('exit', (code, signal) => {
+      // V8 out of heap aborts the process (SIGABRT, or exit code 134 through a shell).
+      if (this.overMemory || signal === 'SIGABRT' || code === 134) fail(tooLargeMessage(options.memoryMb), true);
+      else fail(`The SQLite worker process exited (${signal ?? `code ${code}`}).`, false);
+    });
+    this.child.on('error', (error) => fail(`The SQLite worker process failed: ${error.message}`, false));
+  }
+
+  /** Reads the resident size while a request runs, and kills the process past its limit. */
+  private busy(): void {
+    this.child.channel?.ref();
+    const pid = this.child.pid;
+    if (this.memoryCheck || pid === undefined) return;
+    this.memoryCheck = setInterval(() => {
+      const resident = residentMegabytes(pid);
+      if (resident === undefined) {
+        clearInterval(this.memoryCheck);
+      } else if (resident > this.options.memoryMb) {
+        this.overMemory = true;
+        this.kill();
+      }
+    }, memoryCheckMs).unref();
+  }
+
+  private idle(): void {
+    this.child.channel?.unref();
+    clearInterval(this.memoryCheck);
+    this.memoryCheck = undefined;
   }
 
   /** Whether the process is gone (killed or crashed). */
@@ -63,7 +107,7 @@ export class WorkerProcess {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.child.channel?.ref();
+      this.busy();
       this.child.send({ ...body, id } as WorkerRequest);
     });
   }

@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabaseServer } from '../src/server.js';
+import { makeFixture } from './fixtures.js';
+import { watchWorkerPeak, workerProcesses } from './worker-processes.js';
+
+/** Latencies of a cheap request sent every 50 ms until `until` settles, in ms. */
+async function probe(send: () => Promise<unknown>, until: Promise<unknown>): Promise<number[]> {
+  const latencies: number[] = [];
+  let done = false;
+  until.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
+  while (!done) {
+    const started = performance.now();
+    await send();
+    latencies.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return latencies;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** CPU time (user + system) a process has used, in clock ticks; undefined once it is gone or a zombie. */
+function cpuTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z') return undefined;
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+const runaway = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+const memoryMb = 192;
+
+describe('hostile queries', () => {
+  const fixture = makeFixture();
+  let hostile: TestClient;
+  let other: TestClient;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    const server = await createDatabaseServer({
+      file: fixture.file,
+      logLevel: 'emergency',
+      limits: { timeoutMs: 20_000, workerMemoryMb: memoryMb },
+    });
+    hostile = await connectTestClient(server);
+    other = await connectTestClient(server);
+    close = async () => {
+      await hostile.close();
+      await other.close();
+      await server.close();
+    };
+  });
+  afterAll(async () => {
+    await close?.();
+    fixture.cleanup();
+  });
+
+  it.each([
+    ['a huge value', 'SELECT hex(randomblob(150000000)) AS huge'],
+    [
+      'group_concat over a recursive CTE',
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000000) SELECT length(group_concat(printf('%.100c', 'x'))) FROM c",
+    ],
+  ])('stops %s at the worker memory limit, says so in a sentence, and keeps answering', async (_name, sql) => {
+    const peak = watchWorkerPeak();
+    const call = hostile.callTool('query', { sql });
+    const pings = await probe(() => other.client.ping(), call);
+    const result = await call;
+    const peakMb = peak.stop();
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/needed more than the 192 MB of memory a query may use/);
+    // The check runs every 20 ms: what the worker reaches past the limit in that time is the slack.
+    expect(peakMb).toBeLessThan(memoryMb + 160);
+    expect(median(pings)).toBeLessThan(200);
+    const next = await hostile.callTool('query', { sql: 'SELECT 1 AS one' });
+    expect(next.isError).toBeFalsy();
+  });
+
+  it('answers ping and list_tables on another connection while a runaway query runs, and a cancel kills its worker at once', async () => {
+    const before = new Set(workerProcesses());
+    const controller = new AbortController();
+    const call = hostile.client.callTool({ name: 'query', arguments: { sql: runaway } }, undefined, {
+      signal: controller.signal,
+    });
+    call.catch(() => {});
+    const stopProbing = new Promise((resolve) => setTimeout(resolve, 600));
+    const pings = await probe(() => other.client.ping(), stopProbing);
+    const listings = await probe(() => other.callTool('list_tables'), new Promise((r) => setTimeout(r, 300)));
+    expect(Math.max(...pings)).toBeLessThan(200);
+    expect(median(listings)).toBeLessThan(200);
+
+    // The busy worker is the one whose CPU time grows.
+    const ticks = new Map([...before].map((pid) => [pid, cpuTicks(pid) ?? 0]));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const busy = [...before].filter((pid) => (cpuTicks(pid) ?? 0) > (ticks.get(pid) ?? 0));
+    expect(busy.length).toBeGreaterThan(0);
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const pid of busy) expect(cpuTicks(pid)).toBeUndefined();
+  });
+});
