@@ -1,8 +1,8 @@
 import type { Dirent } from 'node:fs';
 import { lstatSync, readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import { dirname, join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { type IgnoreFile, isIgnored, maxRulesInForce, readIgnoreFile, rulesInForce } from './ignore-rules.js';
 import { hasBinaryExtension } from './text-extraction.js';
 
 /** A file the walk found, with what the index compares to decide whether to read it again. */
@@ -19,43 +19,25 @@ export interface WalkOptions {
   /** Absolute paths never indexed (the index file itself when it lies inside a directory). */
   excludedPaths?: ReadonlySet<string>;
   signal?: AbortSignal;
+  /** Hears a sentence about something the walk could not honour in full (a .gitignore over the rule caps). */
+  onNote?: (sentence: string) => void;
 }
 
 /** Directory names never descended into, whatever .gitignore says. */
 const alwaysSkipped = new Set(['.git', '.hg', '.svn', 'node_modules']);
-
-interface IgnoreRules {
-  base: string;
-  rules: Ignore;
-}
-
-async function readIgnoreRules(directory: string): Promise<IgnoreRules | undefined> {
-  try {
-    const content = await readFile(join(directory, '.gitignore'), 'utf8');
-    return { base: directory, rules: ignore().add(content) };
-  } catch {
-    return undefined;
-  }
-}
-
-function isIgnored(stack: readonly IgnoreRules[], path: string, directory: boolean): boolean {
-  for (const { base, rules } of stack) {
-    const relativePath = relative(base, path).split(sep).join('/');
-    if (relativePath && rules.ignores(directory ? `${relativePath}/` : relativePath)) return true;
-  }
-  return false;
-}
+/** The walk's synchronous work runs in slices of about this long, then lets requests and pings through. */
+const sliceMs = 10;
 
 /** The .gitignore rules that apply at `directory`: those of `root` and every folder between them. */
-async function ancestorRules(root: string, directory: string): Promise<IgnoreRules[]> {
+function ancestorRules(root: string, directory: string, onNote?: (sentence: string) => void): IgnoreFile[] {
   const chain: string[] = [];
   for (let current = dirname(directory); current.length >= root.length; current = dirname(current)) {
     chain.unshift(current);
     if (current === root || current === dirname(current)) break;
   }
-  const stack: IgnoreRules[] = [];
+  const stack: IgnoreFile[] = [];
   for (const folder of chain) {
-    const rules = await readIgnoreRules(folder);
+    const rules = readIgnoreFile(folder, maxRulesInForce - rulesInForce(stack), onNote);
     if (rules) stack.push(rules);
   }
   return stack;
@@ -69,12 +51,21 @@ async function* walk(
   directory: string,
   options: WalkOptions & { foldersOnly?: boolean },
 ): AsyncGenerator<WalkEntry> {
-  const inherited = directory === root ? [] : await ancestorRules(root, directory);
+  const inherited = directory === root ? [] : ancestorRules(root, directory, options.onNote);
   if (directory !== root && isIgnored(inherited, directory, true)) return;
-  const pending: { path: string; stack: IgnoreRules[] }[] = [{ path: directory, stack: inherited }];
+  const pending: { path: string; stack: IgnoreFile[] }[] = [{ path: directory, stack: inherited }];
+  let sliceStart = performance.now();
+  // Rule matching costs up to rules-in-force per entry: the walk yields to the event loop between slices.
+  const shareTheLoop = async () => {
+    if (performance.now() - sliceStart < sliceMs) return;
+    await nextTurn();
+    options.signal?.throwIfAborted();
+    sliceStart = performance.now();
+  };
   while (pending.length > 0) {
     options.signal?.throwIfAborted();
-    const { path, stack: parentStack } = pending.pop() as { path: string; stack: IgnoreRules[] };
+    await shareTheLoop();
+    const { path, stack: parentStack } = pending.pop() as { path: string; stack: IgnoreFile[] };
     // Synchronous calls on purpose: on a local disk they are over twice as fast as the promise API (no thread pool
     // hop per file), and one folder's worth blocks the event loop for well under a millisecond per hundred files.
     let entries: Dirent[];
@@ -84,10 +75,13 @@ async function* walk(
       continue; // unreadable or vanished folders are skipped, not fatal
     }
     yield { kind: 'folder', path };
-    const own = entries.some((entry) => entry.name === '.gitignore') ? await readIgnoreRules(path) : undefined;
+    const own = entries.some((entry) => entry.name === '.gitignore')
+      ? readIgnoreFile(path, maxRulesInForce - rulesInForce(parentStack), options.onNote)
+      : undefined;
     const stack = own ? [...parentStack, own] : parentStack;
     const files: string[] = [];
     for (const entry of entries) {
+      await shareTheLoop();
       const child = join(path, entry.name);
       if (entry.isDirectory()) {
         if (alwaysSkipped.has(entry.name) || isIgnored(stack, child, true)) continue;
@@ -100,6 +94,7 @@ async function* walk(
       }
     }
     for (const file of files) {
+      await shareTheLoop();
       let stat: ReturnType<typeof lstatSync> | undefined;
       try {
         stat = lstatSync(file, { throwIfNoEntry: false });

@@ -28,6 +28,8 @@ export interface IndexReport {
   /** Files read but found to hold no text. */
   binary: number;
   durationMs: number;
+  /** What the run could not honour in full, one sentence each (a .gitignore over the rule caps). */
+  notes: string[];
 }
 
 /** How the indexer reads files. */
@@ -121,8 +123,10 @@ export class Indexer {
       const stored = this.database.documentsUnder(directory, sep);
       const changed: (WalkedFile & { isNew: boolean })[] = [];
       let scanned = 0;
+      const notes = new Set<string>();
       report({ directory, phase: 'scanning', done: 0 });
-      for await (const file of walkFiles(root, directory, { ...this.options, ...(signal ? { signal } : {}) })) {
+      const walkOptions = { ...this.options, ...(signal ? { signal } : {}), onNote: (note: string) => notes.add(note) };
+      for await (const file of walkFiles(root, directory, walkOptions)) {
         scanned++;
         const known = stored.get(file.path);
         if (known) stored.delete(file.path);
@@ -156,6 +160,7 @@ export class Indexer {
         removed: removed.length,
         unchanged: scanned - changed.length,
         durationMs: Math.round(performance.now() - started),
+        notes: [...notes],
       };
       this.last = result;
       report({ directory, phase: 'done', done: changed.length, total: changed.length });

@@ -39,7 +39,8 @@ export function indexPathTool(index: LocalIndex) {
             text:
               `Indexed ${directory} in ${report.durationMs} ms: ${report.scanned} files seen, ${report.added} added, ` +
               `${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged, ` +
-              `${report.binary} skipped as binary.`,
+              `${report.binary} skipped as binary.` +
+              report.notes.map((note) => `\nNote: ${note}`).join(''),
           },
         ],
         structuredContent: { ...report },

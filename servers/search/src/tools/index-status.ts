@@ -35,6 +35,7 @@ export function indexStatusTool(index: LocalIndex) {
       if (last) {
         lines.push(
           `Last run (${last.directory}): ${last.added} added, ${last.updated} updated, ${last.removed} removed, ${last.unchanged} unchanged in ${last.durationMs} ms.`,
+          ...last.notes.map((note) => `Note: ${note}`),
         );
       }
       return { content: [{ type: 'text' as const, text: lines.join('\n') }], structuredContent: status };
