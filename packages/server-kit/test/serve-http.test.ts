@@ -156,8 +156,8 @@ describe('serveHttp guards', () => {
 });
 
 describe('serveHttp sessions', () => {
-  it('keeps no session for an initialize the SDK refuses, and lets refused requests evict nothing', async () => {
-    const { server, listening } = await listen({ maxSessions: 1 });
+  it('keeps no session for an initialize the SDK refuses, and gives its place back', async () => {
+    const { server, listening } = await listen({ maxSessions: 2 });
     const kept = await rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody });
     expect(kept.status).toBe(200);
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -170,6 +170,9 @@ describe('serveHttp sessions', () => {
     }
     await expect.poll(() => server.sessionCount).toBe(1);
     expect(listening.sessionCount).toBe(1);
+    // the refused ones held no place: the second place is still free
+    expect((await rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody })).status).toBe(200);
+    expect(listening.sessionCount).toBe(2);
   });
 
   it('sends the logs and progress of a call on the response stream of that call', async () => {
@@ -208,14 +211,15 @@ describe('serveHttp sessions', () => {
       })
     ).status;
 
-  it('closes the longest-idle session when the cap is reached', async () => {
-    const { listening, server } = await listen({ maxSessions: 2 });
+  it('closes the longest-idle session when the cap is reached and it has been idle long enough', async () => {
+    const { listening, server } = await listen({ maxSessions: 2, evictIdleAfterMs: 1 });
     const open = () => openSession(listening.url);
     const ping = (sessionId: string) => pingStatus(listening.url, sessionId);
     const first = await open();
     const second = await open();
     await new Promise((resolve) => setTimeout(resolve, 5)); // a clock tick, so that the touch below is newer
     expect(await ping(second)).toBe(200); // the first is now the longest idle
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const third = await open();
     expect(listening.sessionCount).toBe(2);
     await expect.poll(() => server.sessionCount).toBe(2);
@@ -224,18 +228,36 @@ describe('serveHttp sessions', () => {
     expect(await ping(third)).toBe(200);
   });
 
-  it('closes an idle session before a busy one when the cap is reached', async () => {
-    const { listening } = await listen({ maxSessions: 2 });
+  it('never closes a busy session for a new one: the new one gets 503 with Retry-After', async () => {
+    const { listening } = await listen({ maxSessions: 2, evictIdleAfterMs: 1 });
     const busy = await openSession(listening.url);
     const stream = await openEventStream(listening.url, busy);
     expect(stream.status).toBe(200);
     const idle = await openSession(listening.url);
-    await new Promise((resolve) => setTimeout(resolve, 5)); // a clock tick, so that the touch below is newer
-    expect(await pingStatus(listening.url, idle)).toBe(200); // newer than the busy session's last request
-    await openSession(listening.url);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await openSession(listening.url); // takes the idle session's place
     expect(await pingStatus(listening.url, idle)).toBe(404);
     expect(await pingStatus(listening.url, busy)).toBe(200);
     stream.close();
+  });
+
+  it('refuses a new session with 503 and Retry-After while every session was used recently', async () => {
+    const { listening } = await listen({ maxSessions: 2 });
+    const first = await openSession(listening.url);
+    const second = await openSession(listening.url);
+    const refused = await rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody });
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(JSON.parse(refused.body)).toMatchObject({
+      error: { code: -32000, message: expect.stringContaining('busy') },
+    });
+    expect(await pingStatus(listening.url, first)).toBe(200);
+    expect(await pingStatus(listening.url, second)).toBe(200);
+    await rawRequest(listening.url, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': first, 'mcp-protocol-version': '2025-06-18' },
+    });
+    expect((await rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody })).status).toBe(200);
   });
 
   it('keeps a session with an open stream past the idle limit, and closes it once the stream ends', async () => {

@@ -5,6 +5,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { KitServer } from '../create-server.js';
 import { isAllowedHost, isAllowedOrigin, isLoopbackHost } from './request-guards.js';
+import { SessionTable } from './session-table.js';
 
 /** Options of `serveHttp`. */
 export interface HttpOptions {
@@ -24,10 +25,15 @@ export interface HttpOptions {
   stateless?: boolean;
   /** Largest request body accepted, in bytes (default 4 MiB); larger gets 413. */
   maxBodyBytes?: number;
-  /** Most sessions open at once (default 100); past it the longest-idle session is closed (busy ones last). */
+  /**
+   * Most sessions open at once (default 100). Past it a new session takes the place of the longest-idle one that has
+   * been idle for `evictIdleAfterMs`; when there is none, the initialize gets 503 with `Retry-After`.
+   */
   maxSessions?: number;
   /** A session idle this long is closed (default 30 minutes); one with a response still open is not idle. */
   sessionIdleMs?: number;
+  /** A session idle this long may be closed for a new one when the cap is reached (default 60 s); never sooner. */
+  evictIdleAfterMs?: number;
   /** Close on SIGINT and SIGTERM (default false; the command-line helper turns it on). */
   handleSignals?: boolean;
 }
@@ -43,13 +49,6 @@ export interface HttpListening {
   close(): Promise<void>;
   /** Resolves once closed. */
   closed: Promise<void>;
-}
-
-interface OpenSession {
-  transport: StreamableHTTPServerTransport;
-  lastUsed: number;
-  /** Responses still open (a long tool call, a client's GET stream): a session with any is busy, not idle. */
-  open: number;
 }
 
 function sendJsonRpcError(response: ServerResponse, status: number, code: number, message: string, headers = {}) {
@@ -97,7 +96,11 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const maxSessions = options.maxSessions ?? 100;
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
-  const sessions = new Map<string, OpenSession>();
+  const sessions = new SessionTable<StreamableHTTPServerTransport>({
+    maxSessions,
+    idleMs: sessionIdleMs,
+    evictIdleAfterMs: options.evictIdleAfterMs ?? 60_000,
+  });
   const loopbackOnly = isLoopbackHost(host);
   if (!loopbackOnly && options.token === undefined) {
     // Not refused (a trusted network or a proxy in front may do the checking), but never silent.
@@ -105,22 +108,6 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       `Serving on ${host}, which other machines can reach, without a bearer token: anyone who can connect can call every tool.`,
     );
   }
-
-  const closeSession = (id: string) => {
-    const session = sessions.get(id);
-    if (!session) return;
-    sessions.delete(id);
-    session.transport.close().catch(() => {});
-  };
-
-  const evictIfFull = () => {
-    if (sessions.size < maxSessions) return;
-    // The longest-idle session goes first; a busy one only when every session is busy.
-    const idlest = [...sessions.entries()].sort(
-      ([, a], [, b]) => Number(a.open > 0) - Number(b.open > 0) || a.lastUsed - b.lastUsed,
-    )[0];
-    if (idlest) closeSession(idlest[0]);
-  };
 
   const handleStateless = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -134,37 +121,47 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
   const handleStateful = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const session = sessions.get(sessionId);
-      if (!session) return sendJsonRpcError(response, 404, -32001, 'Session not found: start a new session.');
-      session.lastUsed = Date.now();
-      session.open += 1;
-      response.once('close', () => {
-        session.open -= 1;
-        session.lastUsed = Date.now();
-      });
-      await session.transport.handleRequest(request, response, body);
+      const transport = sessions.get(sessionId);
+      const done = sessions.use(sessionId);
+      if (!transport || !done)
+        return sendJsonRpcError(response, 404, -32001, 'Session not found: start a new session.');
+      response.once('close', done);
+      await transport.handleRequest(request, response, body);
       return;
     }
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
       return sendJsonRpcError(response, 400, -32000, 'Bad request: no valid session id; send initialize first.');
     }
+    // A place is held before the SDK sees the initialize, so that concurrent ones cannot push the count past the cap.
+    if (!sessions.reserve()) {
+      return sendJsonRpcError(
+        response,
+        503,
+        -32000,
+        `Server busy: it already serves ${maxSessions} sessions, all in use; retry in a moment.`,
+        { 'retry-after': '1' },
+      );
+    }
+    let added = false;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        // Counted here, once the SDK has accepted the initialize request, so that concurrent or rejected ones
-        // cannot push the count past the cap or evict a live session.
-        evictIfFull();
-        sessions.set(id, { transport, lastUsed: Date.now(), open: 0 });
+        added = true;
+        sessions.add(id, transport);
       },
       onsessionclosed: (id) => {
-        sessions.delete(id);
+        sessions.forget(id);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) sessions.forget(transport.sessionId);
     };
-    await server.connect(transport);
-    await transport.handleRequest(request, response, body);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request, response, body);
+    } finally {
+      if (!added) sessions.release();
+    }
     // An initialize the SDK refused (wrong Accept or Content-Type, a bad batch) got no session id: without this the
     // kit's session would stay open with nothing able to reach or expire it.
     if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await transport.close();
@@ -219,15 +216,7 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
     });
   });
 
-  const sweeper = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, session] of sessions) {
-        if (session.open === 0 && now - session.lastUsed > sessionIdleMs) closeSession(id);
-      }
-    },
-    Math.min(sessionIdleMs, 60_000),
-  );
+  const sweeper = setInterval(() => sessions.sweep(), Math.min(sessionIdleMs, 60_000));
   sweeper.unref();
 
   await new Promise<void>((resolve, reject) => {
@@ -249,7 +238,7 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      for (const id of [...sessions.keys()]) closeSession(id);
+      sessions.closeAll();
       httpServer.closeAllConnections();
       await stopped;
       await server.close();

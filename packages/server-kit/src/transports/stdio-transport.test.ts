@@ -30,7 +30,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 describe('StdioTransport', () => {
   it('delivers lines split across chunks and several lines in one chunk, skipping blank ones', async () => {
     const { input, messages } = await started(1000);
-    const two = ping(1) + '\r\n' + ping(2);
+    const two = `${ping(1)}\r\n${ping(2)}`;
     input.write(two.slice(0, 10));
     input.write(two.slice(10) + ping(3).slice(0, 5));
     input.write(ping(3).slice(5));
