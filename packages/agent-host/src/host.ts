@@ -84,12 +84,9 @@ export async function connectHost(config: HostConfig, options: HostOptions = {})
         handlers,
         ...(options.restart ? { restart: options.restart } : {}),
         ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
-        onChange: (connection) => {
-          // A failed server leaves the registry. A restarting one stays, so that names do not shift under the
-          // model mid-conversation; its calls meanwhile get a "restarting" error result.
-          if (connection.state === 'failed' || connection.state === 'closed') connection.tools = [];
-          rebuild();
-        },
+        // A failed server lists no tools, so it leaves the registry. A restarting one keeps its tools, so that names
+        // do not shift under the model mid-conversation; its calls meanwhile get a "restarting" error result.
+        onChange: rebuild,
       }),
     );
   }

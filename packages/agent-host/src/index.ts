@@ -9,7 +9,7 @@ export type {
   SamplingMessage,
   SamplingRequest,
 } from './connection/client-requests.js';
-export type { CallOptions, ConnectionState, RestartPolicy } from './connection/server-connection.js';
+export type { CallOptions, ConnectionState, RestartPolicy, ServerInfo } from './connection/server-connection.js';
 export { ServerConnection } from './connection/server-connection.js';
 export type { CallToolResult, ContentBlock, Prompt, Resource, ServerLogSink, Tool } from './connection/types.js';
 export type { HostErrorCode } from './errors.js';

@@ -87,6 +87,42 @@ describe('connecting stdio servers', () => {
     expect(connection.state).toBe('closed');
   });
 
+  it('owns its state: read-only from outside, and nothing listed once closed', async () => {
+    const changes: string[] = [];
+    const connection = new ServerConnection(fixtureServer('owner', 'echo-server.mjs'), {
+      log: () => {},
+      handlers: { roots: () => [] },
+      onChange: (changed) => changes.push(`${changed.state}:${changed.tools.length}`),
+    });
+    await connection.start();
+    expect(connection.tools.map((tool) => tool.name)).toContain('echo');
+    expect(connection.prompts.length).toBeGreaterThan(0);
+    expect(connection.resources.length).toBeGreaterThan(0);
+    expect(connection.serverInfo?.name).toBe('owner');
+    expect(changes).toEqual(['connecting:0', `ready:${connection.tools.length}`]);
+    expect(() => {
+      // @ts-expect-error the lists belong to the connection
+      connection.tools = [];
+    }).toThrow(TypeError);
+    expect(() => {
+      // @ts-expect-error the state changes only through the connection's own life
+      connection.state = 'ready';
+    }).toThrow(TypeError);
+    expect(() => {
+      // @ts-expect-error so does the error
+      connection.error = undefined;
+    }).toThrow(TypeError);
+    expect(() => {
+      // @ts-expect-error and the restart count
+      connection.restarts = 0;
+    }).toThrow(TypeError);
+    await connection.close();
+    expect(connection.state).toBe('closed');
+    expect(connection.tools).toEqual([]);
+    expect(connection.prompts).toEqual([]);
+    expect(connection.resources).toEqual([]);
+  });
+
   it('ends the process group of a server that dies on its own, grandchildren included', async () => {
     await using host = await connectHost(
       { servers: [fixtureServer('leaky', 'echo-server.mjs')] },
@@ -132,6 +168,10 @@ describe('connecting stdio servers', () => {
     const connection = host.connection('doomed');
     await expect.poll(() => connection?.state, { timeout: 20_000 }).toBe('failed');
     expect(connection?.error).toBe('the server stopped and did not come back after 2 restarts');
+    // The connection itself lists nothing once failed, prompts and resources included.
+    expect(connection?.tools).toEqual([]);
+    expect(connection?.prompts).toEqual([]);
+    expect(connection?.resources).toEqual([]);
     expect(log.lines.filter((line) => line.startsWith('[doomed] restart failed'))).toHaveLength(2);
     expect(host.registry.resolve('doomed__echo')).toBeUndefined();
     expect(textOf(await host.call('doomed', 'echo', { text: 'x' }))).toMatch(/did not come back after 2 restarts/);

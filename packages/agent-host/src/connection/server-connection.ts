@@ -37,7 +37,7 @@ export interface ConnectionOptions {
   /** The host's name and version sent at initialization. */
   clientInfo?: { name: string; version: string };
   restart?: Partial<RestartPolicy>;
-  /** Called when the state or the lists of tools, prompts or resources change. */
+  /** Called when the state or the lists of tools, prompts or resources change; read them from the connection. */
   onChange?(connection: ServerConnection): void;
 }
 
@@ -54,24 +54,28 @@ export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
+/** What a server said about itself at initialization. */
+export interface ServerInfo {
+  name: string;
+  version: string;
+  instructions?: string;
+}
+
+const nothingListed: ServerLists = { tools: [], prompts: [], resources: [] };
+
 /**
  * One server: starts it (a process group or an HTTP connection), initializes, keeps its tools, prompts and resources
  * current on `list_changed`, restarts a crashed stdio server with backoff, and turns every failure of a tool call
- * (timeout, crash, cancel) into an error result so that each call gets exactly one answer.
+ * (timeout, crash, cancel) into an error result so that each call gets exactly one answer. Its state is read-only
+ * from outside: it changes only through the connection's own life, and `onChange` tells the owner when it did.
  */
 export class ServerConnection {
   readonly name: string;
-  state: ConnectionState = 'idle';
-  /** Why the server is not ready, when it is not. */
-  error: string | undefined;
-  /** The tools the config lets the model see. */
-  tools: Tool[] = [];
-  prompts: Prompt[] = [];
-  resources: Resource[] = [];
-  /** What the server said about itself at initialization. */
-  serverInfo: { name: string; version: string; instructions?: string } | undefined;
-  /** How many times the server was restarted after a crash. */
-  restarts = 0;
+  private currentState: ConnectionState = 'idle';
+  private lastError: string | undefined;
+  private lists: ServerLists = nothingListed;
+  private info: ServerInfo | undefined;
+  private restartCount = 0;
   private connected: ConnectedClient | undefined;
   private closing = false;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -87,24 +91,64 @@ export class ServerConnection {
     this.restartPolicy = { maxAttempts: 5, initialDelayMs: 500, maxDelayMs: 30_000, ...options.restart };
   }
 
+  /** Where the connection is in its life. */
+  get state(): ConnectionState {
+    return this.currentState;
+  }
+
+  /** Why the server is not ready, when it is not. */
+  get error(): string | undefined {
+    return this.lastError;
+  }
+
+  /** Whether the lists are shown: a failed or closed connection lists nothing; a restarting one keeps its names. */
+  private get listing(): boolean {
+    return this.currentState !== 'failed' && this.currentState !== 'closed';
+  }
+
+  /** The tools the config lets the model see; none while the connection is failed or closed. */
+  get tools(): readonly Tool[] {
+    return this.listing ? this.lists.tools : nothingListed.tools;
+  }
+
+  /** The server's prompts; none while the connection is failed or closed. */
+  get prompts(): readonly Prompt[] {
+    return this.listing ? this.lists.prompts : nothingListed.prompts;
+  }
+
+  /** The server's resources; none while the connection is failed or closed. */
+  get resources(): readonly Resource[] {
+    return this.listing ? this.lists.resources : nothingListed.resources;
+  }
+
+  /** What the server said about itself at its latest initialization. */
+  get serverInfo(): Readonly<ServerInfo> | undefined {
+    return this.info;
+  }
+
+  /** How many times the server was restarted after a crash. */
+  get restarts(): number {
+    return this.restartCount;
+  }
+
   /** Starts and initializes the server and lists what it offers; throws a HostError when it cannot. */
   async start(): Promise<void> {
     this.setState('connecting');
     try {
       await this.open();
     } catch (error) {
-      this.error = errorMessage(error);
+      this.lastError = errorMessage(error);
       this.setState('failed');
-      throw new HostError('SERVER_START_FAILED', `Server "${this.name}" did not start: ${this.error}`, {
+      throw new HostError('SERVER_START_FAILED', `Server "${this.name}" did not start: ${this.lastError}`, {
         cause: error,
       });
     }
   }
 
   private setState(state: ConnectionState): void {
-    if (this.state === 'closed') return; // a start or restart that finishes after close() changes nothing
-    this.state = state;
-    if (state === 'ready') this.error = undefined;
+    if (this.currentState === 'closed') return; // a start or restart that finishes after close() changes nothing
+    this.currentState = state;
+    if (state === 'ready') this.lastError = undefined;
     this.options.onChange?.(this);
   }
 
@@ -124,7 +168,7 @@ export class ServerConnection {
     connected.client.onclose = () => this.onClosed(connected);
     const version = connected.client.getServerVersion();
     const instructions = connected.client.getInstructions();
-    this.serverInfo = {
+    this.info = {
       name: version?.name ?? this.name,
       version: version?.version ?? '',
       ...(instructions ? { instructions } : {}),
@@ -146,9 +190,11 @@ export class ServerConnection {
   }
 
   private applyLists(lists: ServerLists): void {
-    this.tools = lists.tools.filter((tool) => toolAllowed(this.config.tools, tool.name));
-    this.prompts = lists.prompts;
-    this.resources = lists.resources;
+    this.lists = {
+      tools: lists.tools.filter((tool) => toolAllowed(this.config.tools, tool.name)),
+      prompts: lists.prompts,
+      resources: lists.resources,
+    };
   }
 
   /** Lists everything again (on `list_changed`) and tells the host; refreshes run one after another. */
@@ -174,7 +220,7 @@ export class ServerConnection {
     this.connected = undefined;
     if (this.closing) return;
     const restartable = this.config.transport.kind === 'stdio';
-    this.error = 'the server stopped';
+    this.lastError = 'the server stopped';
     this.options.log(this.name, restartable ? 'stopped unexpectedly; restarting' : 'connection closed');
     if (!restartable) {
       this.setState('failed');
@@ -187,8 +233,8 @@ export class ServerConnection {
   private scheduleRestart(attempt: number): void {
     const { maxAttempts, initialDelayMs, maxDelayMs } = this.restartPolicy;
     if (attempt >= maxAttempts) {
-      this.error = `the server stopped and did not come back after ${maxAttempts} restarts`;
-      this.options.log(this.name, this.error);
+      this.lastError = `the server stopped and did not come back after ${maxAttempts} restarts`;
+      this.options.log(this.name, this.lastError);
       this.setState('failed');
       return;
     }
@@ -198,7 +244,7 @@ export class ServerConnection {
       if (this.closing) return;
       try {
         await this.open();
-        this.restarts += 1;
+        this.restartCount += 1;
         this.options.log(this.name, 'restarted');
       } catch (error) {
         this.options.log(this.name, `restart failed: ${errorMessage(error)}`);
@@ -210,7 +256,7 @@ export class ServerConnection {
 
   private unavailable(): string {
     if (this.state === 'restarting') return `Server "${this.name}" crashed and is restarting; try again shortly.`;
-    return `Server "${this.name}" is not available${this.error ? ` (${this.error})` : ''}.`;
+    return `Server "${this.name}" is not available${this.lastError ? ` (${this.lastError})` : ''}.`;
   }
 
   /** Calls a tool; always resolves, with the tool's own result or an error result saying what went wrong. */
@@ -232,7 +278,7 @@ export class ServerConnection {
         await this.open();
         return true;
       } catch (error) {
-        this.error = `could not start a new session: ${errorMessage(error)}`;
+        this.lastError = `could not start a new session: ${errorMessage(error)}`;
         this.setState('failed');
         return false;
       }
@@ -319,6 +365,6 @@ export class ServerConnection {
     const connected = this.connected;
     this.connected = undefined;
     if (connected) await connected.client.close().catch(() => {});
-    this.state = 'closed';
+    this.currentState = 'closed';
   }
 }

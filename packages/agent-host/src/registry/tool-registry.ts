@@ -16,7 +16,7 @@ export interface RegisteredTool {
 /** A source of tools, in config order: each server's name and its current tools. */
 export interface ToolSource {
   name: string;
-  tools: Tool[];
+  tools: readonly Tool[];
 }
 
 /** One registry over all servers' tools: model-facing names in, (server, tool) out. */
