@@ -31,7 +31,12 @@ export class HostError extends Error {
   }
 }
 
-/** The message of anything thrown, for people. */
+// The SDK prefixes every McpError's message with "MCP error <code>: ", and a server built on it sends that message
+// as is, so the client's McpError reads "MCP error -32602: MCP error -32602: ...". One prefix is enough.
+const repeatedSdkPrefix = /(MCP error -?\d+: )(?:MCP error -?\d+: )+/g;
+
+/** The message of anything thrown, for people, without the SDK's repeated `MCP error <code>:` prefix. */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(repeatedSdkPrefix, '$1');
 }

@@ -114,6 +114,12 @@ describe('mcpkit-host', () => {
     expect(ok).toMatchObject({ code: 0, stdout: 'beta: direct\n' });
     const failed = await cli(['call', 'beta', 'fail'], { cwd });
     expect(failed).toMatchObject({ code: 1, stdout: 'This tool always fails.\n' });
+    // The SDK's "MCP error -32602:" prefix is said once, not once per side of the connection.
+    const missing = await cli(['call', 'beta', 'no_such_tool'], { cwd });
+    expect(missing).toMatchObject({
+      code: 1,
+      stdout: 'Tool "no_such_tool" of server "beta" failed: MCP error -32602: Unknown tool: no_such_tool\n',
+    });
     const bad = await cli(['call', 'beta', 'echo', '{text:'], { cwd });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/must be a JSON object/);
@@ -164,9 +170,12 @@ describe('mcpkit-host chat', () => {
     );
     const result = await cli(['chat', '-m', 'scripted:script.json', '-q'], {
       cwd,
-      input: '/prompts\n/resources\n/prompt review topic=the-plan\n/attach note://readme\nsummarize it\n/exit\n',
+      input:
+        '/prompts\n/resources\n/prompt review\n/prompt review topic=the-plan\n/attach note://readme\nsummarize it\n/exit\n',
     });
     expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('MCP error -32602: Invalid arguments for prompt "review": topic:');
+    expect(result.stderr).not.toContain('MCP error -32602: MCP error');
     expect(result.stdout).toContain('alpha/review topic=…  Asks for a review of a topic.');
     expect(result.stdout).toContain('note://readme  readme (alpha)');
     expect(result.stdout).toContain('Got: Please review the-plan.\n');

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { HostError } from '../errors.js';
+import { errorMessage, HostError } from '../errors.js';
 import type { SamplingPolicy } from '../loop/sampling.js';
 
 /** The options every command takes, parsed. */
@@ -94,7 +94,7 @@ export function parseCommandLine(argv: string[]): ParsedCommand {
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new HostError('USAGE', error instanceof Error ? error.message : String(error));
+    throw new HostError('USAGE', errorMessage(error));
   }
   const { values, positionals } = parsed;
   const sampling = values.sampling;

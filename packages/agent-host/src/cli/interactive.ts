@@ -1,5 +1,6 @@
 import type { ConfigInput } from '../config/parse-config.js';
 import type { ElicitationAnswer, ElicitationRequest, SamplingRequest } from '../connection/client-requests.js';
+import { errorMessage } from '../errors.js';
 import type { LineReader } from './line-reader.js';
 import { writeError } from './output.js';
 
@@ -48,7 +49,7 @@ export async function askForm(prompt: LineReader, request: ElicitationRequest): 
           if (value !== undefined) content[name] = value;
           break;
         } catch (error) {
-          writeError(`  ${error instanceof Error ? error.message : String(error)}\n`);
+          writeError(`  ${errorMessage(error)}\n`);
         }
       }
     }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { HostError } from '../errors.js';
+import { errorMessage, HostError } from '../errors.js';
 import { type ParseConfigOptions, parseConfig } from './parse-config.js';
 import type { HostConfig } from './server-config.js';
 
@@ -54,8 +54,7 @@ export async function loadConfigFile(
   try {
     json = JSON.parse(text);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new HostError('CONFIG_INVALID', `${path}: is not valid JSON (${detail}).`, { cause: error });
+    throw new HostError('CONFIG_INVALID', `${path}: is not valid JSON (${errorMessage(error)}).`, { cause: error });
   }
   const folder = dirname(path);
   const workspaceFolder = folder.endsWith('.vscode') ? dirname(folder) : folder;

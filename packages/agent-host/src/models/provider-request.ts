@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors, request } from 'undici';
-import { HostError } from '../errors.js';
+import { errorMessage, HostError } from '../errors.js';
 
 /** How a request to a provider is sent and retried. */
 export interface ProviderRequestOptions {
@@ -133,8 +133,7 @@ export async function postToProvider(options: ProviderRequestOptions): Promise<A
       if (HostError.isInstance(error)) throw error;
       if (options.signal?.aborted || error instanceof errors.RequestAbortedError) throw error;
       if (attempt >= maxRetries) {
-        const detail = error instanceof Error ? error.message : String(error);
-        throw new HostError('MODEL_REQUEST_FAILED', `${options.label} could not be reached: ${detail}`, {
+        throw new HostError('MODEL_REQUEST_FAILED', `${options.label} could not be reached: ${errorMessage(error)}`, {
           cause: error,
         });
       }

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../errors.js';
 import type { Host } from '../../host.js';
 import { createAgent } from '../../loop/agent.js';
 import { traceListener } from '../../loop/trace.js';
@@ -121,7 +122,7 @@ export async function chatCommand(parsed: ParsedCommand): Promise<number> {
           if (!fromPrompt) continue;
           content = fromPrompt;
         } catch (error) {
-          writeError(`${error instanceof Error ? error.message : String(error)}\n`);
+          writeError(`${errorMessage(error)}\n`);
           continue;
         }
       }
@@ -129,7 +130,7 @@ export async function chatCommand(parsed: ParsedCommand): Promise<number> {
       try {
         await agent.run([...attachments.splice(0), ...content], { signal: running.signal });
       } catch (error) {
-        writeError(`${error instanceof Error ? error.message : String(error)}\n`);
+        writeError(`${errorMessage(error)}\n`);
       } finally {
         running = undefined;
       }
