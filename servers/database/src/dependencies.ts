@@ -8,12 +8,20 @@ export interface DatabaseLimits {
   timeoutMs: number;
   /** Tables of one list_tables page (200). */
   tablePageSize: number;
+  /** Characters one query result may take, its text and its structured content together (100,000). */
+  resultChars: number;
   /** MiB of memory a SQLite worker process may use while it runs a statement (512); past it the statement stops. */
   workerMemoryMb: number;
 }
 
 /** The default caps. */
-export const defaultLimits: DatabaseLimits = { maxRows: 500, timeoutMs: 5000, tablePageSize: 200, workerMemoryMb: 512 };
+export const defaultLimits: DatabaseLimits = {
+  maxRows: 500,
+  timeoutMs: 5000,
+  tablePageSize: 200,
+  resultChars: 100_000,
+  workerMemoryMb: 512,
+};
 
 /** What every tool, resource and prompt of the database server is built from. */
 export interface DatabaseDependencies {

@@ -50,9 +50,18 @@ export function queryResultText(result: QueryResult, limits: { maxRows: number; 
     lines.push(
       `[truncated: showed ${count(shown, 'row')} of ${total} (row cap ${limits.requested.toLocaleString('en-US')}). To see more, ${more}page with LIMIT ${shown} OFFSET ${shown}, or narrow the query with WHERE or an aggregate.]`,
     );
+  } else if (result.truncated === 'byte_budget' && shown === 0) {
+    lines.push(
+      `[truncated: not even one row of ${total} fits the size budget. Select fewer columns, or shorter parts of them with substr(column, start, length).]`,
+    );
   } else if (result.truncated === 'byte_budget') {
     lines.push(
       `[truncated: showed ${count(shown, 'row')} of ${total} to stay within the size budget. Select fewer or shorter columns, or page with LIMIT ${shown} OFFSET ${shown}.]`,
+    );
+  }
+  if (result.omittedColumns) {
+    lines.push(
+      `[${count(result.omittedColumns, 'trailing column')} left out to stay within the size budget; select the columns you need by name.]`,
     );
   }
   if (result.shortenedCells > 0) {

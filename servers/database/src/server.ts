@@ -46,12 +46,15 @@ export async function createDatabaseServer(options: DatabaseServerOptions): Prom
           url: options.file,
           writable: options.allowWrite ?? false,
           timeoutMs: limits.timeoutMs,
+          // The rows appear twice in a result (text and structured content): each copy gets half the budget.
+          byteBudget: Math.floor(limits.resultChars / 2),
         })
       : await openSqliteEngine({
           file: options.file,
           writable: options.allowWrite ?? false,
           create: options.create ?? false,
           timeoutMs: limits.timeoutMs,
+          byteBudget: Math.floor(limits.resultChars / 2),
           workerMemoryMb: limits.workerMemoryMb,
         });
   }

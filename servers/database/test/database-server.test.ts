@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { resultText, type TestClient } from '@mcpkit/server-kit/testing';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CellValue } from '../src/engines/engine.js';
+import { rowsTable } from '../src/result-text.js';
 import { makeFixture, startClient, type Transport } from './fixtures.js';
 
 describe.each<Transport>(['memory', 'stdio'])('SQLite specifics (%s)', (transport) => {
@@ -58,6 +60,23 @@ describe.each<Transport>(['memory', 'stdio'])('SQLite specifics (%s)', (transpor
     expect(capped.structuredContent).toMatchObject({ rowCount: 100, truncated: 'row_cap' });
     const over = await client.callTool('query', { sql: 'SELECT 1', max_rows: 101 });
     expect(over.isError).toBe(true);
+  });
+
+  it('holds the whole result, structured content included, to the size budget, with the same rows in both', async () => {
+    const wideRow = Array.from({ length: 500 }, (_, index) => `printf('%.2000c', 'w') AS c${index}`).join(', ');
+    const manyRows = "SELECT n, printf('%.1000c', 'y') AS filler FROM numbers";
+    for (const sql of [`SELECT ${wideRow}`, manyRows]) {
+      const result = await client.callTool('query', { sql });
+      expect(result.isError).toBeFalsy();
+      const text = resultText(result);
+      expect(text.length + JSON.stringify(result.structuredContent).length).toBeLessThanOrEqual(100_000);
+      const structured = result.structuredContent as { columns: string[]; rows: CellValue[][]; rowCount: number };
+      expect(structured.rows.length).toBeGreaterThan(0);
+      expect(structured.rowCount).toBe(structured.rows.length);
+      // The text shows exactly the rows of the structured content, in full, and says what was cut.
+      expect(text).toContain(`<rows>\n${rowsTable(structured.columns, structured.rows)}\n</rows>`);
+      expect(text).toMatch(/to stay within the size budget|long text values? shortened/);
+    }
   });
 
   it('explains a query without running it', async () => {

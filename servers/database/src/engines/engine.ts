@@ -83,6 +83,8 @@ export interface QueryResult {
   totalRowsAtLeast?: number;
   /** How many text values were shortened to the cell limit. */
   shortenedCells: number;
+  /** Trailing columns left out because not even one row fitted the size budget with them. */
+  omittedColumns?: number;
   elapsedMs: number;
 }
 

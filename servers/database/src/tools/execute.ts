@@ -1,6 +1,7 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { DatabaseDependencies } from '../dependencies.js';
+import { fitToBudget, type RenderedResult } from '../result-budget.js';
 import { queryResultText } from '../result-text.js';
 import { destructiveReason } from '../statement-safety.js';
 import { statementParameters, statementSql } from './schemas.js';
@@ -16,6 +17,7 @@ export function execute({ engine, limits }: DatabaseDependencies) {
       'ask the user to confirm first when the client can ask. Use query for reads.',
     input: z.object({ sql: statementSql, params: statementParameters }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    budget: limits.resultChars,
     async handler({ sql, params }, context) {
       const reason = destructiveReason(sql);
       if (reason && context.client.supports('elicitation')) {
@@ -29,18 +31,22 @@ export function execute({ engine, limits }: DatabaseDependencies) {
       }
       const result = await engine.execute({ sql, params, maxRows: limits.maxRows }, context.signal);
       const rowid = result.lastInsertRowid === null ? '' : `; last inserted row id ${result.lastInsertRowid}`;
-      let text = `Statement ran in ${Math.round(result.elapsedMs)} ms: ${result.changes.toLocaleString('en-US')} row${result.changes === 1 ? '' : 's'} changed${rowid}.`;
+      const summary = `Statement ran in ${Math.round(result.elapsedMs)} ms: ${result.changes.toLocaleString('en-US')} row${result.changes === 1 ? '' : 's'} changed${rowid}.`;
+      const facts = { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
+      let rendered: RenderedResult = { text: summary, structured: facts };
       if (result.returned) {
-        text += `\n${queryResultText(result.returned, { maxRows: limits.maxRows, requested: limits.maxRows })}`;
+        // RETURNING rows are held to the budget like a query's, the same rows in the text and the structured content.
+        rendered = fitToBudget(result.returned, limits.resultChars, (shown) => ({
+          text: `${summary}\n${queryResultText(shown, { maxRows: limits.maxRows, requested: limits.maxRows })}`,
+          structured: {
+            ...facts,
+            columns: shown.columns,
+            rows: shown.rows,
+            ...(shown.omittedColumns ? { omittedColumns: shown.omittedColumns } : {}),
+          },
+        }));
       }
-      return {
-        content: [{ type: 'text', text }],
-        structuredContent: {
-          changes: result.changes,
-          lastInsertRowid: result.lastInsertRowid,
-          ...(result.returned ? { columns: result.returned.columns, rows: result.returned.rows } : {}),
-        },
-      };
+      return { content: [{ type: 'text', text: rendered.text }], structuredContent: rendered.structured };
     },
   });
 }

@@ -1,6 +1,7 @@
 import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { DatabaseDependencies } from '../dependencies.js';
+import { fitToBudget } from '../result-budget.js';
 import { queryResultText } from '../result-text.js';
 import { rowsOutput, statementParameters, statementSql } from './schemas.js';
 
@@ -26,21 +27,24 @@ export function query({ engine, limits }: DatabaseDependencies) {
     }),
     output: z.object({ ...rowsOutput, rowCount: z.number() }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    budget: limits.resultChars,
     async handler({ sql, params, max_rows }, { signal }) {
       const requested = max_rows ?? limits.maxRows;
       const result = await engine.query({ sql, params, maxRows: requested }, signal);
-      const structured = {
-        columns: result.columns,
-        rows: result.rows,
-        rowCount: result.rows.length,
-        ...(result.truncated ? { truncated: result.truncated } : {}),
-        ...(result.totalRows !== undefined ? { totalRows: result.totalRows } : {}),
-        ...(result.totalRowsAtLeast !== undefined ? { totalRowsAtLeast: result.totalRowsAtLeast } : {}),
-      };
-      return {
-        content: [{ type: 'text', text: queryResultText(result, { maxRows: limits.maxRows, requested }) }],
-        structuredContent: structured,
-      };
+      // Text and structured content hold the same rows, and together they stay within the budget.
+      const { text, structured } = fitToBudget(result, limits.resultChars, (shown) => ({
+        text: queryResultText(shown, { maxRows: limits.maxRows, requested }),
+        structured: {
+          columns: shown.columns,
+          rows: shown.rows,
+          rowCount: shown.rows.length,
+          ...(shown.truncated ? { truncated: shown.truncated } : {}),
+          ...(shown.totalRows !== undefined ? { totalRows: shown.totalRows } : {}),
+          ...(shown.totalRowsAtLeast !== undefined ? { totalRowsAtLeast: shown.totalRowsAtLeast } : {}),
+          ...(shown.omittedColumns ? { omittedColumns: shown.omittedColumns } : {}),
+        },
+      }));
+      return { content: [{ type: 'text', text }], structuredContent: structured };
     },
   });
 }

@@ -21,4 +21,5 @@ export const rowsOutput = {
   truncated: z.enum(['row_cap', 'byte_budget']).optional(),
   totalRows: z.number().optional(),
   totalRowsAtLeast: z.number().optional(),
+  omittedColumns: z.number().optional().describe('Trailing columns left out to fit the size budget'),
 };
