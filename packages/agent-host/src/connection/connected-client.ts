@@ -11,7 +11,7 @@ import type { ServerConfig } from '../config/server-config.js';
 import { type ClientRequestHandlers, clientCapabilities, installClientRequestHandlers } from './client-requests.js';
 import { httpTransport } from './http-transport.js';
 import { GroupStdioTransport } from './stdio-transport.js';
-import type { Prompt, Resource, ServerLogSink, Tool } from './types.js';
+import type { ServerLogSink } from './types.js';
 
 /** An MCP client initialized with one server, and the transport it speaks over. */
 export interface ConnectedClient {
@@ -27,15 +27,6 @@ export interface ConnectClientOptions {
   /** Called when the server says its tools, prompts or resources changed. */
   onListChanged(): void;
 }
-
-/** Everything a server offers, all pages read. */
-export interface ServerLists {
-  tools: Tool[];
-  prompts: Prompt[];
-  resources: Resource[];
-}
-
-const maxPages = 100;
 
 async function connectWith(
   transport: Transport,
@@ -90,47 +81,4 @@ export async function connectClient(config: ServerConfig, options: ConnectClient
       throw error;
     }
   }
-}
-
-/** Follows `nextCursor` through a paginated list, up to a bound so that a server that always has more cannot hang. */
-async function allPages<T>(
-  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
-): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < maxPages; page++) {
-    const result = await fetchPage(cursor);
-    items.push(...result.items);
-    cursor = result.nextCursor;
-    if (!cursor) break;
-  }
-  return items;
-}
-
-/** Lists the tools, prompts and resources of the capabilities the server declared, all pages. */
-export async function listEverything(connected: ConnectedClient, timeout: number): Promise<ServerLists> {
-  const capabilities = connected.client.getServerCapabilities() ?? {};
-  const options = { timeout };
-  const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
-  const [tools, prompts, resources] = await Promise.all([
-    capabilities.tools
-      ? allPages(async (cursor) => {
-          const result = await connected.client.listTools(page(cursor), options);
-          return { items: result.tools, nextCursor: result.nextCursor };
-        })
-      : [],
-    capabilities.prompts
-      ? allPages(async (cursor) => {
-          const result = await connected.client.listPrompts(page(cursor), options);
-          return { items: result.prompts, nextCursor: result.nextCursor };
-        })
-      : [],
-    capabilities.resources
-      ? allPages(async (cursor) => {
-          const result = await connected.client.listResources(page(cursor), options);
-          return { items: result.resources, nextCursor: result.nextCursor };
-        })
-      : [],
-  ]);
-  return { tools, prompts, resources };
 }

@@ -3,7 +3,8 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { errorMessage, HostError } from '../errors.js';
 import type { ClientRequestHandlers } from './client-requests.js';
-import { type ConnectedClient, connectClient, listEverything, type ServerLists } from './connected-client.js';
+import { type ConnectedClient, connectClient } from './connected-client.js';
+import { listEverything, type ServerLists } from './server-lists.js';
 import { toolAllowed } from './tool-filter.js';
 import type {
   CallToolResult,

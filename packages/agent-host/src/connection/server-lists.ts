@@ -1,0 +1,54 @@
+import type { ConnectedClient } from './connected-client.js';
+import type { Prompt, Resource, Tool } from './types.js';
+
+/** Everything a server offers, all pages read. */
+export interface ServerLists {
+  tools: Tool[];
+  prompts: Prompt[];
+  resources: Resource[];
+}
+
+const maxPages = 100;
+
+/** Follows `nextCursor` through a paginated list, up to a bound so that a server that always has more cannot hang. */
+async function allPages<T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const result = await fetchPage(cursor);
+    items.push(...result.items);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return items;
+}
+
+/** Lists the tools, prompts and resources of the capabilities the server declared, all pages. */
+export async function listEverything(connected: ConnectedClient, timeout: number): Promise<ServerLists> {
+  const capabilities = connected.client.getServerCapabilities() ?? {};
+  const options = { timeout };
+  const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
+  const [tools, prompts, resources] = await Promise.all([
+    capabilities.tools
+      ? allPages(async (cursor) => {
+          const result = await connected.client.listTools(page(cursor), options);
+          return { items: result.tools, nextCursor: result.nextCursor };
+        })
+      : [],
+    capabilities.prompts
+      ? allPages(async (cursor) => {
+          const result = await connected.client.listPrompts(page(cursor), options);
+          return { items: result.prompts, nextCursor: result.nextCursor };
+        })
+      : [],
+    capabilities.resources
+      ? allPages(async (cursor) => {
+          const result = await connected.client.listResources(page(cursor), options);
+          return { items: result.resources, nextCursor: result.nextCursor };
+        })
+      : [],
+  ]);
+  return { tools, prompts, resources };
+}
