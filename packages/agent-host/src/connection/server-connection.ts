@@ -62,7 +62,8 @@ export interface ServerInfo {
   instructions?: string;
 }
 
-const nothingListed: ServerLists = { tools: [], prompts: [], resources: [] };
+// What a failed or closed connection lists; frozen, since every such connection hands out the same one.
+const none: readonly never[] = Object.freeze([]);
 
 /**
  * One server: starts it (a process group or an HTTP connection), initializes, keeps its tools, prompts and resources
@@ -74,7 +75,7 @@ export class ServerConnection {
   readonly name: string;
   private currentState: ConnectionState = 'idle';
   private lastError: string | undefined;
-  private lists: ServerLists = nothingListed;
+  private lists: ServerLists = { tools: [], prompts: [], resources: [] };
   private info: ServerInfo | undefined;
   private restartCount = 0;
   private connected: ConnectedClient | undefined;
@@ -109,17 +110,17 @@ export class ServerConnection {
 
   /** The tools the config lets the model see; none while the connection is failed or closed. */
   get tools(): readonly Tool[] {
-    return this.listing ? this.lists.tools : nothingListed.tools;
+    return this.listing ? this.lists.tools : none;
   }
 
   /** The server's prompts; none while the connection is failed or closed. */
   get prompts(): readonly Prompt[] {
-    return this.listing ? this.lists.prompts : nothingListed.prompts;
+    return this.listing ? this.lists.prompts : none;
   }
 
   /** The server's resources; none while the connection is failed or closed. */
   get resources(): readonly Resource[] {
-    return this.listing ? this.lists.resources : nothingListed.resources;
+    return this.listing ? this.lists.resources : none;
   }
 
   /** What the server said about itself at its latest initialization. */
