@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { KitServer } from '../create-server.js';
+import { type ConnectionGateOptions, createConnectionGate } from './connection-gate.js';
 import { isAllowedHost, isAllowedOrigin, isLoopbackHost } from './request-guards.js';
 import { SessionTable } from './session-table.js';
 
@@ -34,6 +35,8 @@ export interface HttpOptions {
   sessionIdleMs?: number;
   /** A session idle this long may be closed for a new one when the cap is reached (default 60 s); never sooner. */
   evictIdleAfterMs?: number;
+  /** Per-connection bounds on pipelined requests and unsent output, against clients that never read their answers. */
+  connectionLimits?: ConnectionGateOptions;
   /** Close on SIGINT and SIGTERM (default false; the command-line helper turns it on). */
   handleSignals?: boolean;
 }
@@ -209,11 +212,14 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
     else await handleStateful(request, response, body);
   };
 
+  const admit = createConnectionGate(options.connectionLimits);
   const httpServer = createHttpServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      server.log.error('HTTP request failed', error);
-      sendJsonRpcError(response, 500, -32603, 'Internal server error.');
-    });
+    admit(request, response, () =>
+      handle(request, response).catch((error: unknown) => {
+        server.log.error('HTTP request failed', error);
+        sendJsonRpcError(response, 500, -32603, 'Internal server error.');
+      }),
+    );
   });
 
   const sweeper = setInterval(() => sessions.sweep(), Math.min(sessionIdleMs, 60_000));
