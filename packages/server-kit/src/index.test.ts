@@ -21,6 +21,7 @@ describe('public surface', () => {
       'cutAtBoundary',
       'decodeCursor',
       'defaultBudget',
+      'defaultMediaBudget',
       'definePrompt',
       'defineResource',
       'defineTool',

@@ -1,5 +1,12 @@
-export type { BudgetedText } from './budget.js';
-export { applyBudget, budgetText, cutAtBoundary, defaultBudget, truncationNote } from './budget.js';
+export type { BudgetedText, BudgetOptions } from './budget.js';
+export {
+  applyBudget,
+  budgetText,
+  cutAtBoundary,
+  defaultBudget,
+  defaultMediaBudget,
+  truncationNote,
+} from './budget.js';
 export type {
   ParsedServerCommand,
   ServerCommand,
@@ -51,6 +58,7 @@ export type { Page } from './pagination.js';
 export { decodeCursor, encodeCursor, paginate } from './pagination.js';
 export type { CallToolResult, ContentBlock, ToolReturn } from './results.js';
 export { audio, combine, embeddedResource, errorResult, image, json, resourceLink, text } from './results.js';
+export type { ConnectionGateOptions } from './transports/connection-gate.js';
 export type { HttpListening, HttpOptions } from './transports/serve-http.js';
 export { serveHttp } from './transports/serve-http.js';
 export type { StdioOptions } from './transports/serve-stdio.js';
