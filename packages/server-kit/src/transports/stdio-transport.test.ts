@@ -81,6 +81,27 @@ describe('StdioTransport', () => {
     expect(lines()[0]).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
+  it('stops reading requests while the client leaves too much output unread, and goes on once it reads', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough({ highWaterMark: 1024 });
+    const transport = new StdioTransport(input, output, 1000, 10_000);
+    const messages: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => messages.push(message);
+    await transport.start();
+    const answer = { jsonrpc: '2.0' as const, id: 1, result: { text: 'a'.repeat(4000) } };
+    void transport.send(answer);
+    void transport.send(answer);
+    expect(input.isPaused()).toBe(false);
+    void transport.send(answer);
+    expect(input.isPaused()).toBe(true);
+    input.write(ping(1));
+    await tick();
+    expect(messages).toEqual([]);
+    output.resume(); // the client reads
+    await expect.poll(() => messages.length).toBe(1);
+    expect(input.isPaused()).toBe(false);
+  });
+
   it('stops reading once closed', async () => {
     const { input, transport, messages } = await started(1000);
     let closed = false;

@@ -6,6 +6,9 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 /** The default limit of one stdio message, in bytes: 10 MiB, as in the SDK. */
 export const defaultMaxMessageBytes = 10 * 1024 * 1024;
 
+/** The default bytes written and not yet taken by the client above which the transport stops reading: 1 MiB. */
+export const defaultMaxUnsentBytes = 1024 * 1024;
+
 /** Bytes kept of each end of a refused line, to find its id. */
 const edgeBytes = 512;
 
@@ -25,7 +28,8 @@ function idOf(head: string, tail: string): string | number | null {
  * Newline-delimited JSON-RPC over a pair of streams, for the server side. Unlike the SDK's stdio transport, a line
  * over the size limit does not close the connection: the rest of it is skipped as it arrives (never buffered), the
  * client gets a JSON-RPC error (-32600) carrying the message's id when its first or last bytes show it, and the
- * session goes on. Lines that are not JSON-RPC are reported through `onerror` and skipped, as in the SDK.
+ * session goes on. Lines that are not JSON-RPC are reported through `onerror` and skipped, as in the SDK. While more
+ * than `maxUnsentBytes` of output waits for the client to read it, no more input is read.
  */
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -39,11 +43,14 @@ export class StdioTransport implements Transport {
   private skipping: { head: string; tail: Buffer; bytes: number } | undefined;
   private started = false;
   private closed = false;
+  /** Whether reading is paused until the client takes what was written. */
+  private waitingForDrain = false;
 
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
     private readonly maxMessageBytes = defaultMaxMessageBytes,
+    private readonly maxUnsentBytes = defaultMaxUnsentBytes,
   ) {}
 
   private readonly onData = (data: Buffer | string) => {
@@ -126,6 +133,21 @@ export class StdioTransport implements Transport {
       if (this.closed) return reject(new Error('The stdio transport is closed.'));
       if (this.output.write(data)) resolve();
       else this.output.once('drain', resolve);
+      this.holdInputWhileBacklogged();
+    });
+  }
+
+  /**
+   * A client that sends requests and never reads the answers would make the output grow without bound: past
+   * `maxUnsentBytes` waiting to be taken, stop reading requests until the output drains.
+   */
+  private holdInputWhileBacklogged(): void {
+    if (this.waitingForDrain || this.output.writableLength <= this.maxUnsentBytes) return;
+    this.waitingForDrain = true;
+    this.input.pause();
+    this.output.once('drain', () => {
+      this.waitingForDrain = false;
+      if (!this.closed) this.input.resume();
     });
   }
 
