@@ -38,4 +38,11 @@ describe('contentMatcher', () => {
     expect(() => contentMatcher('(open', { literal: false, ignoreCase: false })).toThrow(/literal: true/);
     expect(() => contentMatcher('a(?=b)', { literal: false, ignoreCase: false })).toThrow(/RE2 syntax/);
   });
+
+  it('refuses a pattern whose program or text is too large, and accepts ordinary ones', () => {
+    const regex = { literal: false, ignoreCase: false };
+    expect(() => contentMatcher('\\w{1000}\\w{1000}', regex)).toThrow(/2002 RE2 instructions, more than the 1000/);
+    expect(() => contentMatcher('x'.repeat(1_001), { literal: true, ignoreCase: false })).toThrow(/at most 1000/);
+    expect(() => contentMatcher('[0-9a-f]{64}|(foo|bar)\\s+\\w+\\(', regex)).not.toThrow();
+  });
 });

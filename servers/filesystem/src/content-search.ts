@@ -16,6 +16,14 @@ export class InvalidPatternError extends Error {
   }
 }
 
+/** Longest pattern accepted, in characters. */
+export const maxPatternLength = 1_000;
+/**
+ * Most RE2 instructions a compiled pattern may have. Matching is linear in the text but proportional to the program
+ * too (`\w{1000}` is a thousand instructions, tried at every character): ordinary patterns need a few dozen.
+ */
+export const maxProgramSize = 1_000;
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -25,6 +33,9 @@ function escapeRegExp(text: string): string {
  * is linear in the input, so no pattern can hang the server; literals are searched as bytes without decoding.
  */
 export function contentMatcher(pattern: string, options: { literal: boolean; ignoreCase: boolean }): ContentMatcher {
+  if (pattern.length > maxPatternLength) {
+    throw new InvalidPatternError(`The pattern is ${pattern.length} characters long; use at most ${maxPatternLength}.`);
+  }
   // A pattern without metacharacters means the same as a literal, and the byte search is several times faster.
   const literal = options.literal || !/[\\^$.*+?()[\]{}|]/.test(pattern);
   if (literal && !options.ignoreCase) {
@@ -50,6 +61,11 @@ export function contentMatcher(pattern: string, options: { literal: boolean; ign
     const reason = error instanceof Error ? error.message : String(error);
     throw new InvalidPatternError(
       `The pattern is not a valid regular expression (RE2 syntax): ${reason}. Set literal: true to search the text as is.`,
+    );
+  }
+  if (expression.programSize() > maxProgramSize) {
+    throw new InvalidPatternError(
+      `The pattern compiles to ${expression.programSize()} RE2 instructions, more than the ${maxProgramSize} allowed (large repetition counts such as {500} cost one instruction per repeat); write a shorter pattern or search for a literal part of it.`,
     );
   }
   return {

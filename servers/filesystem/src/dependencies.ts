@@ -1,5 +1,5 @@
+import type { WorkerPool } from '@mcpkit/server-kit';
 import type { PathGuard } from './client-roots.js';
-import type { FileScanPool } from './file-scan-pool.js';
 
 /** The caps every tool works within; each cut result says how to get more. */
 export interface FilesystemLimits {
@@ -37,6 +37,6 @@ export const defaultLimits: FilesystemLimits = {
 export interface ToolDependencies {
   guard: PathGuard;
   limits: FilesystemLimits;
-  /** Worker threads for grep's file reading, started on first use; undefined means read on the main thread. */
-  scanPool?: () => FileScanPool | undefined;
+  /** The server's worker threads for heavy steps on untrusted input (grep's reading and matching, diffs). */
+  workers: WorkerPool;
 }

@@ -31,7 +31,7 @@ describe('FileScanner', () => {
     const scanner = new FileScanner(settings);
     const files = ['a.txt', 'b.txt', 'bin.dat', 'missing.txt'].map((name) => ({ directory: root, name }));
     expect(scanner.scan({ files })).toEqual([
-      { text: 'the needle\n' },
+      { text: 'the needle\n', matches: [0] },
       null,
       { skipped: 'binary' },
       { skipped: 'unreadable' },

@@ -23,10 +23,11 @@ export interface ScanSettings {
 export type SkipReason = 'binary' | 'large' | 'unreadable' | 'hard-linked';
 
 /**
- * The outcome for one file of a job: its text when it may match, why it was skipped, nothing (no match), or
- * `deferred` when the job's text budget was spent and the file must be scanned again on its own.
+ * The outcome for one file of a job: its text and the 0-based numbers of its matching lines when it matches, why it
+ * was skipped, nothing (no match), or `deferred` when the job's text budget was spent and the file must be scanned
+ * again on its own.
  */
-export type ScanOutcome = { text: string } | { skipped: SkipReason } | { deferred: true } | null;
+export type ScanOutcome = { text: string; matches: number[] } | { skipped: SkipReason } | { deferred: true } | null;
 
 /** Characters of matching text one job returns at most; keeps a grep's memory bounded with many jobs in flight. */
 const jobTextBudget = 4 * 1024 * 1024;
@@ -35,7 +36,8 @@ const fileFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLO
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /**
- * Reads and pre-matches a run of files, synchronously, for grep (on the main thread or in a worker). Each parent
+ * Reads and matches a run of files, synchronously, for grep (in a worker: the whole regular expression work happens
+ * there, never on the main thread). Each parent
  * directory is opened without following links and checked by descriptor, and its files are opened through that
  * descriptor, so nothing outside the roots is read even if a directory is swapped for a link meanwhile.
  */
@@ -80,6 +82,19 @@ export class FileScanner {
       if (openDirectory?.fd !== undefined) closeSync(openDirectory.fd);
     }
     return outcomes;
+  }
+
+  private matchingLines(text: string): number[] {
+    const matches: number[] = [];
+    let start = 0;
+    for (let line = 0; start < text.length; line++) {
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      const content = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+      if (this.matcher.matchesLine(content)) matches.push(line);
+      start = end + 1;
+    }
+    return matches;
   }
 
   private openDirectory(path: string): { path: string; fd: number | undefined; via: string | undefined } {
@@ -129,7 +144,10 @@ export class FileScanner {
         bytes = whole.subarray(0, length);
       }
       if (bytes.subarray(0, 8192).includes(0)) return { skipped: 'binary' };
-      return this.matcher.mayMatch(bytes) ? { text: bytes.toString('utf8') } : null;
+      if (!this.matcher.mayMatch(bytes)) return null;
+      const text = bytes.toString('utf8');
+      const matches = this.matchingLines(text);
+      return matches.length > 0 ? { text, matches } : null;
     } catch {
       return { skipped: 'unreadable' };
     } finally {

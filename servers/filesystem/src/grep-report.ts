@@ -1,4 +1,3 @@
-import type { ContentMatcher } from './content-search.js';
 import type { ScanOutcome, SkipReason } from './file-scan.js';
 
 const maxLineChars = 400;
@@ -28,10 +27,7 @@ export class GrepReport {
   /** Set when the report stopped before the end; what a cursor continues from. */
   stop: GrepStop | undefined;
 
-  constructor(
-    private readonly matcher: ContentMatcher,
-    private readonly limits: { cap: number; budget: number; contextLines: number },
-  ) {}
+  constructor(private readonly limits: { cap: number; budget: number; contextLines: number }) {}
 
   /** Adds one file's outcome, from line `firstLine` on; false when the cap or budget stopped the report. */
   add(file: { relative: string; path: string }, outcome: ScanOutcome, firstLine = 0): boolean {
@@ -41,6 +37,7 @@ export class GrepReport {
       this.skipped[outcome.skipped]++;
       return true;
     }
+    const matching = new Set(outcome.matches);
     const lines = outcome.text.split('\n');
     const lineAt = (index: number) => (lines[index] ?? '').replace(/\r$/, '');
     const lastLine = lines.length - (lines.at(-1) === '' ? 1 : 0);
@@ -48,8 +45,8 @@ export class GrepReport {
     let shownUpTo = 0;
     let header = false;
     for (let index = firstLine; index < lastLine; index++) {
+      if (!matching.has(index)) continue;
       const line = lineAt(index);
-      if (!this.matcher.matchesLine(line)) continue;
       if (this.matched >= this.limits.cap || this.chars > this.limits.budget) {
         this.stop = { after: file.relative, line: index, why: `the first ${this.matched} matching lines` };
         return false;
@@ -66,7 +63,7 @@ export class GrepReport {
       // Context after a match runs until the next match, which the loop then reports.
       let after = index + 1;
       const end = Math.min(lastLine, index + 1 + contextLines);
-      for (; after < end && !this.matcher.matchesLine(lineAt(after)); after++) {
+      for (; after < end && !matching.has(after); after++) {
         this.emit(`${after + 1}- ${clip(lineAt(after))}`);
       }
       shownUpTo = after;

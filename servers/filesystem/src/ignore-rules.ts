@@ -1,26 +1,33 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
 import { isInside } from './containment.js';
+import { GitignoreFile } from './gitignore-file.js';
 
 /** Directories a walk skips unless asked: version control data and installed dependencies. */
 export const skippedDirectories: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
 interface Matcher {
-  rules: Ignore;
+  rules: GitignoreFile;
   /** Turns a path relative to the walk root into one relative to the directory of the .gitignore. */
   local(relative: string): string;
 }
 
 /**
  * The .gitignore rules in force at one directory of a walk, deepest file first, with git's precedence: the deepest
- * file that has a say (ignore or re-include) decides. Immutable: entering a directory makes a new set.
+ * file that has a say (ignore or re-include) decides. Immutable: entering a directory makes a new set. Each file's
+ * rules are capped and matched in bounded time (see {@link GitignoreFile}); what a cap left out is in `notes`.
  */
 export class IgnoreRules {
   private readonly matchers: readonly Matcher[];
+  /** Notes about rules left out, shared by every set of one walk (a walk reports them once, at its end). */
+  readonly notes: Set<string>;
+  /** True when the walk root itself lies in a directory an ancestor's .gitignore ignores. */
+  private readonly everything: boolean;
 
-  private constructor(matchers: readonly Matcher[]) {
+  private constructor(matchers: readonly Matcher[], notes: Set<string>, everything = false) {
     this.matchers = matchers;
+    this.notes = notes;
+    this.everything = everything;
   }
 
   /**
@@ -28,35 +35,58 @@ export class IgnoreRules {
    * allowed directory that holds it, and none above, so nothing outside the roots is read.
    */
   static forRoot(top: string, root: string): IgnoreRules {
-    const matchers: Matcher[] = [];
-    let directory = path.dirname(root);
-    while (isInside(top, directory)) {
-      const prefix = path.relative(directory, root).split(path.sep).join('/');
-      const rules = readRules(path.join(directory, '.gitignore'));
-      if (rules) matchers.push({ rules, local: (relative) => `${prefix}/${relative}` });
-      const parent = path.dirname(directory);
-      if (parent === directory) break;
-      directory = parent;
+    const notes = new Set<string>();
+    // Nothing above the allowed directory is read.
+    if (!isInside(top, root)) return new IgnoreRules([], notes);
+    // From the allowed directory down to the root's parent: each level's rules, and whether the next level is ignored.
+    const levels = path.relative(top, root).split(path.sep).filter(Boolean);
+    let rules = new IgnoreRules([], notes);
+    let directory = top;
+    for (const [index, name] of levels.entries()) {
+      const text = readIgnoreFile(path.join(directory, '.gitignore'));
+      const below = levels.slice(0, index).join('/');
+      if (text !== undefined) rules = rules.enter(below, text);
+      const child = below === '' ? name : `${below}/${name}`;
+      if (rules.ignores(child, true)) return new IgnoreRules([], notes, true);
+      directory = path.join(directory, name);
     }
-    return new IgnoreRules(matchers);
+    // Re-based on the walk root: an ancestor's rules see `prefix/relative`.
+    const prefix = levels.join('/');
+    return new IgnoreRules(
+      rules.matchers.map((matcher) => ({
+        rules: matcher.rules,
+        local: (relative) => matcher.local(`${prefix}/${relative}`),
+      })),
+      notes,
+    );
   }
 
   /** The rules inside `directory` (relative to the walk root, '' for the root) given its .gitignore text. */
   enter(directory: string, gitignore: string): IgnoreRules {
-    const rules = ignore().add(gitignore);
+    const rules = new GitignoreFile(gitignore);
+    if (rules.note) this.notes.add(`${rules.note} (${directory === '' ? '.' : directory}/.gitignore)`);
     const cut = directory === '' ? 0 : directory.length + 1;
-    return new IgnoreRules([{ rules, local: (relative) => relative.slice(cut) }, ...this.matchers]);
+    return new IgnoreRules(
+      [{ rules, local: (relative) => relative.slice(cut) }, ...this.matchers],
+      this.notes,
+      this.everything,
+    );
   }
 
   /** True when the entry at `relative` (posix, relative to the walk root) is ignored. */
   ignores(relative: string, isDirectory: boolean): boolean {
+    if (this.everything) return true;
     for (const matcher of this.matchers) {
-      const local = matcher.local(relative);
-      const result = matcher.rules.test(isDirectory ? `${local}/` : local);
-      if (result.ignored) return true;
-      if (result.unignored) return false;
+      const verdict = matcher.rules.test(matcher.local(relative), isDirectory);
+      if (verdict === 'ignored') return true;
+      if (verdict === 'included') return false;
     }
     return false;
+  }
+
+  /** The notes as one line for a tool's answer, or '' when every rule applied. */
+  noteLine(): string {
+    return this.notes.size === 0 ? '' : `\n[note: ${[...this.notes].join('; ')}]`;
   }
 }
 
@@ -80,9 +110,4 @@ export function readIgnoreFile(file: string): string | undefined {
   } finally {
     closeSync(fd);
   }
-}
-
-function readRules(file: string): Ignore | undefined {
-  const text = readIgnoreFile(file);
-  return text === undefined ? undefined : ignore().add(text);
 }

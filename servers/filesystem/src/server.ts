@@ -1,8 +1,7 @@
-import { createServer, type KitServer, type LogLevel } from '@mcpkit/server-kit';
+import { createServer, createWorkerPool, type KitServer, type LogLevel } from '@mcpkit/server-kit';
 import { PathGuard } from './client-roots.js';
 import { defaultLimits, type FilesystemLimits, type ToolDependencies } from './dependencies.js';
 import { fileResources } from './file-resources.js';
-import { FileScanPool } from './file-scan-pool.js';
 import type { HardLinkPolicy } from './paths.js';
 import { createDirectory } from './tools/create-directory.js';
 import { directoryTree } from './tools/directory-tree.js';
@@ -31,8 +30,6 @@ export interface FilesystemServerOptions {
   limits?: Partial<FilesystemLimits>;
   /** The lowest level logged to stderr. */
   logLevel?: LogLevel;
-  /** Read grep's files on worker threads (default true); false keeps all work on the main thread. */
-  workers?: boolean;
   /** The server's version, sent at initialization. */
   version?: string;
 }
@@ -40,17 +37,9 @@ export interface FilesystemServerOptions {
 /** Builds the filesystem server: resolves the allowed directories and wires every tool and the file resources. */
 export async function createFilesystemServer(options: FilesystemServerOptions): Promise<KitServer> {
   const guard = await PathGuard.create(options.directories, { hardLinks: options.hardLinks ?? 'allow' });
-  let pool: FileScanPool | undefined;
-  let poolStarted = false;
-  const dependencies: ToolDependencies = {
-    guard,
-    limits: { ...defaultLimits, ...options.limits },
-    scanPool: () => {
-      if (!poolStarted && options.workers !== false) pool = FileScanPool.start();
-      poolStarted = true;
-      return pool;
-    },
-  };
+  // Workers start on first use and never keep the process alive while idle.
+  const workers = createWorkerPool();
+  const dependencies: ToolDependencies = { guard, limits: { ...defaultLimits, ...options.limits }, workers };
   const reading = [
     readTextFile(dependencies),
     readTextFile(dependencies, 'read_file'),
@@ -83,7 +72,7 @@ export async function createFilesystemServer(options: FilesystemServerOptions): 
     // Results hold themselves to the read budget; this is the kit's safety net above it.
     budget: dependencies.limits.readBudget + 10_000,
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
-    onClose: () => pool?.close(),
+    onClose: () => workers.close(),
   });
   for (const reason of guard.skipped) server.log.warning(`${reason} It is left out.`);
   return server;

@@ -1,4 +1,4 @@
-import { ToolError } from '@mcpkit/server-kit';
+import { ToolError } from '@mcpkit/server-kit/task';
 
 /** One replacement asked for by the model. */
 export interface TextEdit {

@@ -37,6 +37,14 @@ export interface WalkOptions {
 
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
+/**
+ * Yielded instead of an entry when the walk has spent a few milliseconds without yielding one (entries skipped by
+ * ignore rules or excludes): the caller gets to share the event loop, check its signal and its time limit.
+ */
+export const walkPause: unique symbol = Symbol('walk pause');
+/** Milliseconds a walk runs at most between two yields. */
+const pauseAfterMs = 10;
+
 /** What a directory entry is, from its type as the directory listing reports it. */
 export function kindOf(entry: Dirent): EntryKind {
   if (entry.isFile()) return 'file';
@@ -91,26 +99,26 @@ function list(directory: Opened): Dirent[] {
  * the depth and the widest directory, never with the tree. Never follows a symlink, so it cannot leave the roots or
  * loop. Stop early with `return()` (a `for...of` break); open descriptors are closed.
  */
-export function* walk(options: WalkOptions): Generator<WalkEntry> {
+export function* walk(options: WalkOptions): Generator<WalkEntry | typeof walkPause> {
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   const after = options.after ? options.after.split('/') : [];
   const root = openRoot(options.root, options.scope);
   try {
-    yield* walkDirectory(options, root, '', 1, maxDepth, options.ignore, after);
+    yield* walkDirectory({ ...options, lastYield: performance.now() }, root, '', 1, maxDepth, options.ignore, after);
   } finally {
     if (root.fd !== undefined) closeSync(root.fd);
   }
 }
 
 function* walkDirectory(
-  options: WalkOptions,
+  options: WalkOptions & { lastYield: number },
   directory: Opened,
   relative: string,
   depth: number,
   maxDepth: number,
   inherited: IgnoreRules | undefined,
   after: readonly string[],
-): Generator<WalkEntry> {
+): Generator<WalkEntry | typeof walkPause> {
   const entries = list(directory);
   let rules = inherited;
   if (rules && entries.some((entry) => entry.name === '.gitignore')) {
@@ -119,6 +127,10 @@ function* walkDirectory(
   }
   const [resumeName, ...resumeRest] = after;
   for (const entry of entries) {
+    if (performance.now() - options.lastYield > pauseAfterMs) {
+      yield walkPause;
+      options.lastYield = performance.now();
+    }
     if (resumeName !== undefined && entry.name < resumeName) continue;
     const kind = kindOf(entry);
     const entryRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
@@ -132,6 +144,7 @@ function* walkDirectory(
     // When resuming at this entry it was already shown; only its remaining subtree is left.
     if (!resuming || (resumeRest.length === 0 && options.includeAfter)) {
       yield { name: entry.name, relative: entryRelative, path, depth, kind };
+      options.lastYield = performance.now();
     }
     if (!isDirectory || depth >= maxDepth) continue;
     const child = openChild(directory, entry.name, path);

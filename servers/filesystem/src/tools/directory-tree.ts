@@ -4,7 +4,7 @@ import type { ToolDependencies } from '../dependencies.js';
 import { IgnoreRules } from '../ignore-rules.js';
 import { globMatcher } from '../name-patterns.js';
 import { TimeSlice } from '../time-slice.js';
-import { type EntryKind, walk } from '../walk.js';
+import { type EntryKind, walk, walkPause } from '../walk.js';
 import { readWalkCursor, walkCursor } from '../walk-cursor.js';
 
 interface TreeNode {
@@ -46,6 +46,7 @@ export function directoryTree(dependencies: ToolDependencies) {
       const excluded = globMatcher(args.excludePatterns);
       const { treeEntries, readBudget } = dependencies.limits;
       const slice = new TimeSlice(context.signal, dependencies.limits.walkTimeMs);
+      const ignore = args.includeIgnored ? undefined : IgnoreRules.forRoot(scope.directoryOf(root), root);
       const top: TreeNode[] = [];
       const stack: TreeNode[][] = [top];
       const lines: string[] = [];
@@ -57,7 +58,7 @@ export function directoryTree(dependencies: ToolDependencies) {
         root,
         scope,
         ...(args.maxDepth ? { maxDepth: args.maxDepth } : {}),
-        ...(args.includeIgnored ? {} : { ignore: IgnoreRules.forRoot(scope.directoryOf(root), root) }),
+        ...(ignore ? { ignore } : {}),
         exclude: (relative) => excluded(relative),
         ...(position ? { after: position.after } : {}),
       })) {
@@ -65,6 +66,7 @@ export function directoryTree(dependencies: ToolDependencies) {
           stoppedBy = 'time';
           break;
         }
+        if (entry === walkPause) continue;
         const cost = entry.name.length + (args.format === 'compact' ? entry.depth * 2 + 2 : 40);
         if (count >= treeEntries || chars + cost > readBudget - 500) {
           stoppedBy = 'size';
@@ -95,11 +97,12 @@ export function directoryTree(dependencies: ToolDependencies) {
         }
       }
       const body = args.format === 'compact' ? lines.join('\n') : JSON.stringify(top);
-      if (!stoppedBy || last === undefined) return body;
+      const note = ignore?.noteLine() ?? '';
+      if (!stoppedBy || last === undefined) return body + note;
       const cursor = walkCursor('directory_tree', root, { after: last });
       const why =
         stoppedBy === 'size' ? `the first ${count} entries` : `the entries found in ${slice.elapsedSeconds()} s`;
-      return `${body}\n[truncated: showed ${why}. Call directory_tree with the same arguments and cursor="${cursor}" for the rest, or narrow it with maxDepth or excludePatterns.]`;
+      return `${body}\n[truncated: showed ${why}. Call directory_tree with the same arguments and cursor="${cursor}" for the rest, or narrow it with maxDepth or excludePatterns.]${note}`;
     },
   });
 }

@@ -1,13 +1,17 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
-import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { writeAtomically } from '../atomic-write.js';
 import { readAtMost } from '../bounded-read.js';
 import type { ToolDependencies } from '../dependencies.js';
-import { applyEdits, applyLayout, parseLayout } from '../text-edits.js';
+import type { EditTaskInput, EditTaskOutput } from '../edit-task.js';
+import { applyLayout, parseLayout } from '../text-edits.js';
 
 /** Largest file edit_file loads whole. */
 const maxEditBytes = 10 * 1024 * 1024;
+/** Milliseconds matching the edits and diffing may take, in a worker that is stopped after. */
+const editTimeMs = 15_000;
+/** Matching and diffing run in the server's workers, never on the main thread. */
+const editTask = { module: new URL('../edit-task.js', import.meta.url), name: 'editText' };
 
 /** edit_file: exact-text replacements with a unified diff; keeps line endings and BOM; dryRun previews. */
 export function editFile(dependencies: ToolDependencies) {
@@ -47,8 +51,11 @@ export function editFile(dependencies: ToolDependencies) {
       if (!raw) throw new ToolError(`${path} is over ${maxEditBytes / 1024 / 1024} MB; edit_file loads files whole.`);
       if (raw.subarray(0, 8192).includes(0)) throw new ToolError(`${path} looks binary; edit_file edits text files.`);
       const { layout, text } = parseLayout(raw.toString('utf8'));
-      const edited = applyEdits(text, edits);
-      const diff = createTwoFilesPatch(file.path, file.path, text, edited, 'original', 'modified');
+      const { edited, diff } = await dependencies.workers.run<EditTaskOutput>(
+        editTask,
+        { path: file.path, text, edits } satisfies EditTaskInput,
+        { signal: context.signal, timeoutMs: editTimeMs, label: 'the edit' },
+      );
       if (!dryRun) await writeAtomically(scope, target, applyLayout(edited, layout), path);
       let fence = '```';
       while (diff.includes(fence)) fence += '`';

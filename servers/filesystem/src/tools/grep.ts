@@ -3,16 +3,24 @@ import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import { contentMatcher, InvalidPatternError } from '../content-search.js';
 import type { ToolDependencies } from '../dependencies.js';
-import { FileScanner, type ScanOutcome, type ScanSettings } from '../file-scan.js';
+import type { ScanOutcome, ScanSettings } from '../file-scan.js';
+import type { ScanTaskInput } from '../file-scan-task.js';
 import { GrepReport } from '../grep-report.js';
 import { IgnoreRules } from '../ignore-rules.js';
 import { globMatcher } from '../name-patterns.js';
 import { TimeSlice } from '../time-slice.js';
-import { walk } from '../walk.js';
+import { walk, walkPause } from '../walk.js';
 import { readWalkCursor, walkCursor } from '../walk-cursor.js';
 
 /** Files per job handed to a reader; small enough to stop soon after the cap, large enough to amortise messages. */
 const jobSize = 128;
+/** Jobs queued or running at once: enough to keep every worker busy while the main thread walks. */
+const jobsInFlight = 8;
+/** How long jobs still running after grep answered (it stopped at the cap) may finish before they are stopped. */
+const leftoverGraceMs = 1_000;
+
+/** Reading and matching run in the server's workers: a regular expression never runs on the main thread. */
+const scanTask = { module: new URL('../file-scan-task.js', import.meta.url), name: 'scanFiles' };
 
 /** grep: searches file contents for a regular expression or literal, with globs, context lines and pages. */
 export function grep(dependencies: ToolDependencies) {
@@ -44,9 +52,9 @@ export function grep(dependencies: ToolDependencies) {
     async handler(args, context) {
       const scope = await dependencies.guard.scope(context);
       const { limits } = dependencies;
-      let matcher: ReturnType<typeof contentMatcher>;
       try {
-        matcher = contentMatcher(args.pattern, args);
+        // Compiled here only to refuse a bad or too large pattern at once; the workers compile their own.
+        contentMatcher(args.pattern, args);
       } catch (error) {
         if (error instanceof InvalidPatternError) throw new ToolError(error.message);
         throw error;
@@ -68,17 +76,19 @@ export function grep(dependencies: ToolDependencies) {
         refuseHardLinks: dependencies.guard.options.hardLinks === 'refuse',
         directories: scope.directories,
       };
-      const pool = dependencies.scanPool?.();
-      let inline: FileScanner | undefined;
-      const scan = (job: Array<{ directory: string; name: string }>): Promise<ScanOutcome[]> => {
-        const scanInline = () => {
-          inline ??= new FileScanner(settings);
-          return inline.scan({ files: job });
-        };
-        return pool ? pool.scan(settings, { files: job }).catch(scanInline) : Promise.resolve(scanInline());
-      };
+      const deadline = performance.now() + limits.walkTimeMs;
+      // Stops this grep's jobs: at once on cancel, or shortly after the answer for jobs no longer needed.
+      const stopJobs = new AbortController();
+      const onAbort = () => stopJobs.abort();
+      context.signal.addEventListener('abort', onAbort, { once: true });
+      const scan = (files: Array<{ directory: string; name: string }>): Promise<ScanOutcome[]> =>
+        dependencies.workers.run<ScanOutcome[]>(scanTask, { settings, job: { files } } satisfies ScanTaskInput, {
+          signal: stopJobs.signal,
+          timeoutMs: Math.max(1_000, deadline - performance.now()),
+          label: 'the search',
+        });
       const slice = new TimeSlice(context.signal, limits.walkTimeMs);
-      const report = new GrepReport(matcher, { cap, budget: limits.readBudget, contextLines: args.contextLines });
+      const report = new GrepReport({ cap, budget: limits.readBudget, contextLines: args.contextLines });
       let lastFile: string | undefined;
 
       type Batch = { entries: Array<{ relative: string; path: string }>; outcomes: Promise<ScanOutcome[]> };
@@ -107,51 +117,67 @@ export function grep(dependencies: ToolDependencies) {
         pendingEntries = [];
         pendingJob = [];
       };
-      const inFlight = pool ? 8 : 1;
-
+      const ignore = args.includeIgnored || onlyName ? undefined : IgnoreRules.forRoot(scope.directoryOf(root), root);
+      const stopForTime = () => {
+        running = false;
+        // With nothing reported yet the cursor starts over (after ''), which is still correct.
+        report.stop = { after: lastFile ?? '', why: `what ${slice.elapsedSeconds()} s of searching found` };
+      };
       let running = true;
-      for (const entry of walk({
-        root,
-        scope,
-        ...(onlyName ? { maxDepth: 1 } : {}),
-        ...(args.includeIgnored || onlyName ? {} : { ignore: IgnoreRules.forRoot(scope.directoryOf(root), root) }),
-        exclude: (relative, name, isDirectory) =>
-          onlyName ? name !== onlyName : excluded(relative) || (!isDirectory && !included(relative)),
-        ...(position ? { after: position.after, includeAfter: position.line !== undefined } : {}),
-      })) {
-        if (entry.kind !== 'file') continue;
-        pendingEntries.push(entry);
-        pendingJob.push({ directory: path.dirname(entry.path), name: entry.name });
-        if (pendingEntries.length < jobSize) continue;
-        dispatch();
-        while (queue.length >= inFlight) {
-          if (!(await consume())) {
-            running = false;
+      try {
+        for (const entry of walk({
+          root,
+          scope,
+          ...(onlyName ? { maxDepth: 1 } : {}),
+          ...(ignore ? { ignore } : {}),
+          exclude: (relative, name, isDirectory) =>
+            onlyName ? name !== onlyName : excluded(relative) || (!isDirectory && !included(relative)),
+          ...(position ? { after: position.after, includeAfter: position.line !== undefined } : {}),
+        })) {
+          if (entry === walkPause) {
+            if (await slice.tick()) continue;
+            stopForTime();
+            break;
+          }
+          if (entry.kind !== 'file') continue;
+          pendingEntries.push(entry);
+          pendingJob.push({ directory: path.dirname(entry.path), name: entry.name });
+          if (pendingEntries.length < jobSize) continue;
+          dispatch();
+          while (queue.length >= jobsInFlight) {
+            if (!(await consume())) {
+              running = false;
+              break;
+            }
+          }
+          if (!running) break;
+          if (!(await slice.tick())) {
+            stopForTime();
             break;
           }
         }
-        if (!running) break;
-        if (!(await slice.tick())) {
-          running = false;
-          // With nothing reported yet the cursor starts over (after ''), which is still correct.
-          report.stop = { after: lastFile ?? '', why: `what ${slice.elapsedSeconds()} s of searching found` };
-          break;
+        if (running) {
+          dispatch();
+          while (queue.length > 0 && (await consume()));
+        }
+      } finally {
+        context.signal.removeEventListener('abort', onAbort);
+        // Batches still in flight after a stop are dropped; the cursor resumes after the last file reported.
+        const leftovers = queue.splice(0).map((batch) => batch.outcomes.catch(() => {}));
+        if (leftovers.length > 0) {
+          const timer = setTimeout(() => stopJobs.abort(), leftoverGraceMs).unref();
+          void Promise.all(leftovers).then(() => clearTimeout(timer));
         }
       }
-      if (running) {
-        dispatch();
-        while (queue.length > 0 && (await consume()));
-      }
-      // Batches still in flight after a stop are dropped; the cursor resumes after the last file reported.
-      for (const batch of queue.splice(0)) batch.outcomes.catch(() => {});
 
-      return report.text((stop) =>
+      const answer = report.text((stop) =>
         walkCursor(
           'grep',
           start,
           stop.line !== undefined ? { after: stop.after, line: stop.line } : { after: stop.after },
         ),
       );
+      return answer + (ignore?.noteLine() ?? '');
     },
   });
 }

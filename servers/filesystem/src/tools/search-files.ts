@@ -4,7 +4,7 @@ import type { ToolDependencies } from '../dependencies.js';
 import { IgnoreRules } from '../ignore-rules.js';
 import { globMatcher } from '../name-patterns.js';
 import { TimeSlice } from '../time-slice.js';
-import { walk } from '../walk.js';
+import { walk, walkPause } from '../walk.js';
 import { readWalkCursor, walkCursor } from '../walk-cursor.js';
 
 /** search_files: finds files and directories by glob, streaming the walk, in pages. */
@@ -39,13 +39,14 @@ export function searchFiles(dependencies: ToolDependencies) {
       const cap = args.maxResults ?? dependencies.limits.searchResults;
       const slice = new TimeSlice(context.signal, dependencies.limits.walkTimeMs);
       const top = scope.directoryOf(root);
+      const ignore = args.includeIgnored ? undefined : IgnoreRules.forRoot(top, root);
       const found: string[] = [];
       let last: string | undefined;
       let stoppedBy: 'cap' | 'time' | undefined;
       for (const entry of walk({
         root,
         scope,
-        ...(args.includeIgnored ? {} : { ignore: IgnoreRules.forRoot(top, root) }),
+        ...(ignore ? { ignore } : {}),
         exclude: (relative) => excluded(relative),
         ...(position ? { after: position.after } : {}),
       })) {
@@ -53,6 +54,7 @@ export function searchFiles(dependencies: ToolDependencies) {
           stoppedBy = 'time';
           break;
         }
+        if (entry === walkPause) continue;
         if (matches(entry.relative)) {
           if (found.length === cap) {
             stoppedBy = 'cap';
@@ -62,12 +64,13 @@ export function searchFiles(dependencies: ToolDependencies) {
         }
         last = entry.relative;
       }
-      if (found.length === 0 && !stoppedBy) return 'No matches found';
-      if (!stoppedBy || last === undefined) return found.join('\n');
+      const note = ignore?.noteLine() ?? '';
+      if (found.length === 0 && !stoppedBy) return `No matches found${note}`;
+      if (!stoppedBy || last === undefined) return found.join('\n') + note;
       const cursor = walkCursor('search_files', root, { after: last });
       const why =
         stoppedBy === 'cap' ? `the first ${cap} matches` : `what ${slice.elapsedSeconds()} s of searching found`;
-      return `${found.join('\n')}\n[truncated: showed ${why}. Call search_files with the same arguments and cursor="${cursor}" for more.]`;
+      return `${found.join('\n')}\n[truncated: showed ${why}. Call search_files with the same arguments and cursor="${cursor}" for more.]${note}`;
     },
   });
 }
