@@ -22,7 +22,7 @@ export interface ServerOptions {
   tools?: AnyTool[];
   resources?: ResourceDefinition[];
   prompts?: AnyPrompt[];
-  /** Character budget of each tool result's text (about 4 characters a token); a tool may set its own. */
+  /** Character budget of each tool result: text and structured content together (about 4 characters a token). */
   budget?: number;
   /** Page size of tools/list, resources/list, resources/templates/list and prompts/list. */
   pageSize?: number;
