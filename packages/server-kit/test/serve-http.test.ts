@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -239,6 +240,33 @@ describe('serveHttp sessions', () => {
     expect(await pingStatus(listening.url, idle)).toBe(404);
     expect(await pingStatus(listening.url, busy)).toBe(200);
     stream.close();
+  });
+
+  it('counts a session as in use while its request is still sending the body', async () => {
+    const { listening } = await listen({ maxSessions: 1, evictIdleAfterMs: 50 });
+    const sessionId = await openSession(listening.url);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // idle long enough to be evicted
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    const slow = new Promise<number>((resolve, reject) => {
+      const request = httpRequest(
+        listening.url,
+        {
+          method: 'POST',
+          headers: { ...jsonRpcHeaders, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      request.on('error', reject);
+      request.write(ping.slice(0, 10));
+      setTimeout(() => request.end(ping.slice(10)), 400);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const refused = await rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody });
+    expect(refused.status).toBe(503);
+    expect(await slow).toBe(200);
   });
 
   it('refuses a new session with 503 and Retry-After while every session was used recently', async () => {

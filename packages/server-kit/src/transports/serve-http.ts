@@ -125,10 +125,7 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
-      const done = sessions.use(sessionId);
-      if (!transport || !done)
-        return sendJsonRpcError(response, 404, -32001, 'Session not found: start a new session.');
-      response.once('close', done);
+      if (!transport) return sendJsonRpcError(response, 404, -32001, 'Session not found: start a new session.');
       await transport.handleRequest(request, response, body);
       return;
     }
@@ -190,6 +187,12 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       return sendJsonRpcError(response, 401, -32000, 'Unauthorized: a valid bearer token is required.', {
         'www-authenticate': 'Bearer realm="mcp", error="invalid_token"',
       });
+    }
+    // In use from the first byte: a session whose request is still sending its body is neither idle nor evictable.
+    const sessionId = request.headers['mcp-session-id'];
+    if (!options.stateless && typeof sessionId === 'string') {
+      const done = sessions.use(sessionId);
+      if (done) response.once('close', done);
     }
     let body: unknown;
     if (request.method === 'POST') {
