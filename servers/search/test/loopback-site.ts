@@ -59,6 +59,11 @@ const routes: Record<string, Handler> = {
   '/slow': () => {
     // never answers
   },
+  // Flat by a tag count (every open has a close) but nested 3,000 deep in the DOM: a stray </b> closes nothing.
+  '/tag-soup': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end(`<html><head><title>Soup</title></head><body>${'<div></b>soup '.repeat(3000)}</body></html>`);
+  },
   '/private/page': (_request, response) => {
     response.writeHead(200, { 'content-type': 'text/plain' });
     response.end('private page');

@@ -14,14 +14,17 @@ export interface FetchLimits {
   maxDecodedBytes: number;
   /** Time limit of the whole fetch, redirects included, in milliseconds. */
   timeoutMs: number;
+  /** Time limit of turning the page into Markdown (on a worker thread); past it the page comes as plain text. */
+  conversionTimeoutMs: number;
 }
 
-/** Defaults: 5 redirects, 5 MB on the wire, 20 MB decoded, 20 seconds. */
+/** Defaults: 5 redirects, 5 MB on the wire, 20 MB decoded, 20 seconds to fetch, 10 seconds to convert. */
 export const defaultFetchLimits: FetchLimits = {
   maxRedirects: 5,
   maxBytes: 5 * 1024 * 1024,
   maxDecodedBytes: 20 * 1024 * 1024,
   timeoutMs: 20_000,
+  conversionTimeoutMs: 10_000,
 };
 
 /** A fetched body with where it finally came from. */

@@ -57,16 +57,22 @@ function decodeEntity(entity: string, code: string): string {
   return entities[code.toLowerCase()] ?? entity;
 }
 
-/** The page's text without a DOM: for pages too large or too deeply nested to convert. */
-function plainText(html: string): MarkdownPage {
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
+/**
+ * The page's text without a DOM, in linear time (no pattern here rescans what it passed): for pages too large or too
+ * deeply nested to convert, or whose conversion failed or ran out of time. `why` ends the note that says so.
+ */
+export function htmlToPlainText(
+  html: string,
+  why = 'the page is too large or too deeply nested to convert to Markdown safely',
+): MarkdownPage {
+  const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
   const text = withoutCode(html)
-    .replace(/<[^>]*>/g, ' ')
+    .replace(/<[^<>]*>/g, ' ')
     .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, decodeEntity)
     .replace(/[ \t\r\f\v]+/g, ' ')
     .replace(/ *\n[ \n]*/g, '\n\n')
     .trim();
-  const note = '(Plain text: the page is too large or too deeply nested to convert to Markdown safely.)';
+  const note = `(Plain text: ${why}.)`;
   return { title, markdown: `${note}\n\n${text}` };
 }
 
@@ -75,7 +81,7 @@ function plainText(html: string): MarkdownPage {
  * writes Markdown; a page Readability cannot read falls back to its whole body.
  */
 export function htmlToMarkdown(html: string, url: URL): MarkdownPage {
-  if (html.length > maxConvertibleLength || nestingDepth(html) > maxConvertibleDepth) return plainText(html);
+  if (html.length > maxConvertibleLength || nestingDepth(html) > maxConvertibleDepth) return htmlToPlainText(html);
   const { document } = parseHTML(html);
   const fallbackTitle = document.title?.trim() ?? '';
   // Readability changes the document it reads; the fallback needs the body as it was.

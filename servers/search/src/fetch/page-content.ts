@@ -1,6 +1,6 @@
-import { ToolError } from '@mcpkit/server-kit';
+import { runOffThread, ToolError } from '@mcpkit/server-kit';
 import type { FetchedBody } from './guarded-fetch.js';
-import { htmlToMarkdown } from './html-to-markdown.js';
+import type { MarkdownPage } from './html-to-markdown.js';
 
 /** A fetched page as text for the model. */
 export interface PageContent {
@@ -25,18 +25,62 @@ function decodeText(body: Buffer, contentType: string): string {
 const textTypes =
   /^(text\/|application\/(json|xml|javascript|ecmascript|x-yaml|yaml|toml|csv|rss\+xml|atom\+xml|ld\+json)|[^;]*\+(json|xml))/i;
 
+/** How a page is converted: the request's signal and the time limit of the conversion. */
+export interface ConversionOptions {
+  signal?: AbortSignal;
+  /** Time limit of the HTML to Markdown conversion (off the main thread); past it the page comes as plain text. */
+  timeoutMs: number;
+}
+
+const conversionTask = new URL('./html-to-markdown-task.js', import.meta.url);
+
+/**
+ * HTML as Markdown, converted on a worker thread: a page whose DOM makes the converters slow holds a worker, not the
+ * server, and is stopped at the time limit or on cancel. A page that fails or runs out of time comes as plain text.
+ */
+async function convertHtml(html: string, url: URL, options: ConversionOptions): Promise<MarkdownPage> {
+  const limits = { timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
+  try {
+    return await runOffThread<MarkdownPage>(
+      { module: conversionTask, name: 'convertToMarkdown' },
+      { html, url: url.href },
+      {
+        ...limits,
+        label: 'converting the page to Markdown',
+      },
+    );
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    const why = ToolError.isInstance(error)
+      ? 'converting the page to Markdown took more time or memory than allowed'
+      : 'the page could not be converted to Markdown';
+    return runOffThread<MarkdownPage>(
+      { module: conversionTask, name: 'convertToPlainText' },
+      { html, why },
+      {
+        ...limits,
+        label: 'extracting the page text',
+      },
+    );
+  }
+}
+
 /**
  * Turns a fetched body into text by its content type: HTML becomes Markdown (unless `raw`), text and JSON pass
  * through, and anything binary is refused with a sentence saying what it was.
  */
-export function toPageContent(fetched: FetchedBody, raw: boolean): PageContent {
+export async function toPageContent(
+  fetched: FetchedBody,
+  raw: boolean,
+  options: ConversionOptions,
+): Promise<PageContent> {
   const type = fetched.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   const looksHtml = type === 'text/html' || type === 'application/xhtml+xml';
   const sniffedHtml = type === '' && /^\s*<(!doctype html|html)/i.test(fetched.body.subarray(0, 512).toString('utf8'));
   if (looksHtml || sniffedHtml) {
     const html = decodeText(fetched.body, fetched.contentType);
     if (raw) return { content: html, kind: 'raw' };
-    const page = htmlToMarkdown(html, fetched.url);
+    const page = await convertHtml(html, fetched.url, options);
     return { ...(page.title ? { title: page.title } : {}), content: page.markdown, kind: 'markdown' };
   }
   if (textTypes.test(type) || (type === '' && !fetched.body.subarray(0, 8192).includes(0))) {

@@ -64,7 +64,11 @@ export function createPageFetcher(options: PageFetcherOptions = {}): PageFetcher
       if (fetched.status >= 400) {
         throw new ToolError(`${fetched.url.href} answered HTTP ${fetched.status}; the page could not be fetched.`);
       }
-      return { ...toPageContent(fetched, raw), url: fetched.url.href, truncated: fetched.truncated };
+      const content = await toPageContent(fetched, raw, {
+        timeoutMs: limits.conversionTimeoutMs,
+        ...(signal ? { signal } : {}),
+      });
+      return { ...content, url: fetched.url.href, truncated: fetched.truncated };
     },
     close: () => dispatcher.close(),
   };

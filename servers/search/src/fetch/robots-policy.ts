@@ -1,11 +1,5 @@
-import { createRequire } from 'node:module';
 import { ToolError } from '@mcpkit/server-kit';
-
-/** robots-parser is CommonJS whose types do not describe its callable export. */
-const robotsParser = createRequire(import.meta.url)('robots-parser') as (
-  url: string,
-  contents: string,
-) => { isAllowed(url: string, userAgent?: string): boolean | undefined };
+import { parseRobotsRules } from './robots-rules.js';
 
 /** Fetches a robots.txt: resolves with its status and text, or rejects when it could not be read at all. */
 export type RobotsFetcher = (url: URL, signal: AbortSignal) => Promise<{ status: number; text: string }>;
@@ -56,8 +50,9 @@ export class RobotsPolicy {
     }
     let entry: CachedRobots;
     if (answer.status >= 200 && answer.status < 300) {
-      const robots = robotsParser(robotsUrl.href, answer.text);
-      entry = { allows: (target) => robots.isAllowed(target.href, this.userAgentToken) !== false, expires: 0 };
+      // Parsed once per origin and matched in about the URL's length per rule, on every fetch and every hop.
+      const rules = parseRobotsRules(answer.text, this.userAgentToken);
+      entry = { allows: (target) => rules.allows(target.pathname + target.search), expires: 0 };
     } else if (answer.status >= 400 && answer.status < 500) {
       entry = { allows: () => true, expires: 0 };
     } else {

@@ -1,0 +1,100 @@
+import type { KitServer } from '@mcpkit/server-kit';
+import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSearchServer } from '../src/server.js';
+import { type LoopbackSite, startLoopbackSite } from './loopback-site.js';
+import { median, probeWhile } from './responsiveness-probe.js';
+
+let site: LoopbackSite;
+let server: KitServer;
+let client: TestClient;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** CPU milliseconds this process (its worker threads included) uses during the next `ms` milliseconds. */
+async function cpuDuring(ms: number): Promise<number> {
+  const before = process.cpuUsage();
+  await sleep(ms);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
+beforeAll(async () => {
+  site = await startLoopbackSite();
+});
+afterAll(async () => {
+  await site.close();
+});
+afterEach(async () => {
+  site.robots = { status: 404, body: '' };
+  await client.close();
+  await server.close();
+});
+
+async function start(conversionTimeoutMs: number) {
+  server = createSearchServer({
+    directories: [process.cwd()],
+    indexFile: ':memory:',
+    indexOnStart: false,
+    watch: false,
+    allowPrivate: true,
+    fetchLimits: { conversionTimeoutMs },
+    logLevel: 'emergency',
+  });
+  client = await connectTestClient(server);
+}
+
+describe('hostile pages', () => {
+  it('converts tag soup that nests deep in the DOM off the main thread, and falls back to plain text at the deadline', async () => {
+    await start(1500);
+    const { outcome, latencies } = await probeWhile(
+      client,
+      client.callTool('fetch_url', { url: `${site.origin}/tag-soup` }),
+    );
+    expect(outcome.status).toBe('fulfilled');
+    const text = resultText((outcome as PromiseFulfilledResult<Awaited<ReturnType<TestClient['callTool']>>>).value);
+    expect(text).toContain('Title: Soup');
+    expect(text).toContain('(Plain text: converting the page to Markdown took more time or memory than allowed.)');
+    expect(text).toContain('soup soup');
+    expect(median(latencies)).toBeLessThan(200);
+    expect(Math.max(...latencies)).toBeLessThan(1000);
+    // An ordinary page still comes as Markdown.
+    const ordinary = await client.callToolText('fetch_url', { url: `${site.origin}/article` });
+    expect(ordinary).toContain('**search speed**');
+    expect(ordinary).not.toContain('(Plain text');
+  }, 30_000);
+
+  it('matches a robots.txt of huge wildcard runs against long URLs without holding the loop', async () => {
+    await start(10_000);
+    const rules = Array.from({ length: 999 }, (_, index) => `Disallow: /${'*a'.repeat(200)}${index}b`);
+    site.robots = { status: 200, body: `User-agent: *\nDisallow: /private/\n${rules.join('\n')}\n` };
+    const calls = Array.from({ length: 4 }, () =>
+      client.callTool('fetch_url', { url: `${site.origin}/plain?${'a'.repeat(3900)}` }),
+    );
+    const { outcome, latencies } = await probeWhile(client, Promise.all(calls));
+    expect(outcome.status).toBe('fulfilled');
+    for (const result of (outcome as PromiseFulfilledResult<Awaited<ReturnType<TestClient['callTool']>>[]>).value) {
+      expect(resultText(result)).toContain('Just plain text.');
+    }
+    expect(median(latencies)).toBeLessThan(200);
+    expect(Math.max(...latencies)).toBeLessThan(1000);
+    const refused = await client.callTool('fetch_url', { url: `${site.origin}/private/page` });
+    expect(resultText(refused)).toMatch(/robots\.txt does not allow automated fetching of \/private\/page/);
+  }, 30_000);
+
+  it('stops the conversion when the call is cancelled: no CPU is used after it', async () => {
+    await start(60_000);
+    const controller = new AbortController();
+    const call = client.client
+      .callTool({ name: 'fetch_url', arguments: { url: `${site.origin}/tag-soup` } }, undefined, {
+        signal: controller.signal,
+      })
+      .catch((error: Error) => error);
+    const { latencies } = await probeWhile(client, sleep(1000));
+    controller.abort();
+    await call;
+    expect(median(latencies)).toBeLessThan(200);
+    await sleep(200);
+    expect(await cpuDuring(500), 'CPU ms in 500 ms after the cancel').toBeLessThan(150);
+  }, 30_000);
+});
