@@ -111,8 +111,10 @@ export async function connectHost(config: HostConfig, options: HostOptions = {})
   const call: Host['call'] = (server, tool, args, callOptions) => {
     const connection = byName.get(server);
     if (!connection) {
-      const known = connections.map((each) => each.name).join(', ') || 'none';
-      return Promise.reject(new HostError('UNKNOWN_SERVER', `There is no server "${server}" (connected: ${known}).`));
+      // Only the servers a call could reach are worth naming: not the failed or closed ones.
+      const up = connections.filter((each) => each.state === 'ready' || each.state === 'restarting');
+      const known = up.map((each) => each.name).join(', ') || 'none';
+      return Promise.reject(new HostError('UNKNOWN_SERVER', `There is no server "${server}" (up: ${known}).`));
     }
     return connection.callTool(tool, args, callOptions);
   };

@@ -1,35 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: configs spell ${input:...} references literally.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fixturePath, isAlive, type ProcessRun, runProcess } from './helpers.js';
+import { bin, cli, echoServer, workspace } from './cli-helpers.js';
+import { fixturePath, isAlive } from './helpers.js';
 
-const bin = fileURLToPath(new URL('../bin/mcpkit-host.js', import.meta.url));
-
-/** Runs the built command line in a directory, with no model variables unless given. */
-function cli(
-  args: string[],
-  options: { cwd: string; input?: string; env?: Record<string, string> },
-): Promise<ProcessRun> {
-  const environment: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-  for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'MCPKIT_MODEL']) {
-    if (!options.env?.[name]) delete environment[name];
-  }
-  return runProcess(process.execPath, [bin, ...args], { ...options, env: environment });
-}
-
-function workspace(config: unknown, script?: unknown, file = 'mcp.json'): string {
-  const directory = mkdtempSync(join(tmpdir(), 'mcpkit-host-cli-'));
-  mkdirSync(join(directory, '.vscode'), { recursive: true });
-  writeFileSync(join(directory, file), JSON.stringify(config));
-  if (script) writeFileSync(join(directory, 'script.json'), JSON.stringify(script));
-  return directory;
-}
-
-const echoServer = (name: string) => ({ command: process.execPath, args: [fixturePath('echo-server.mjs'), name] });
 const twoServers = { mcpServers: { alpha: echoServer('alpha'), beta: echoServer('beta') } };
 const script = {
   steps: [
@@ -125,7 +101,7 @@ describe('mcpkit-host', () => {
     expect(bad.stderr).toMatch(/must be a JSON object/);
     const unknown = await cli(['call', 'nope', 'echo'], { cwd });
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/There is no server "nope" \(connected: alpha, beta\)/);
+    expect(unknown.stderr).toMatch(/mcp\.json has no server "nope" \(its servers: alpha, beta\)\./);
   });
 
   it('says how to configure a model when none is, and names file, server and field of a bad config', async () => {

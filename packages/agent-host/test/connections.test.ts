@@ -31,6 +31,8 @@ describe('connecting stdio servers', () => {
     const refused = await host.call('stuck', 'echo', { text: 'hi' });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/Server "stuck" is not available/);
+    // A name that is not a server lists only the servers a call could reach.
+    await expect(host.call('nope', 'echo', {})).rejects.toThrow('There is no server "nope" (up: alpha).');
   });
 
   it('skips lines on stdout that are not JSON-RPC and says so on stderr', async () => {

@@ -13,6 +13,8 @@ export interface CommonOptions {
   system?: string;
   sampling?: SamplingPolicy;
   roots: string[];
+  /** `tools`: only these servers are started and listed. */
+  servers: string[];
   /** `install`: the entry's key in the client's config. */
   name?: string;
   /** `install`: merge into the client's config file instead of printing the entry. */
@@ -38,6 +40,7 @@ const options = {
   system: { type: 'string' },
   sampling: { type: 'string' },
   root: { type: 'string', multiple: true },
+  server: { type: 'string', multiple: true },
   name: { type: 'string' },
   write: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -50,8 +53,9 @@ export const usage = `mcpkit-host: connect MCP servers from a config and run an 
 Usage:
   mcpkit-host run "QUESTION"          answer on stdout, a trace of tool calls on stderr (or pipe the question in)
   mcpkit-host chat                    an interactive chat (/tools, /prompts, /prompt, /resources, /attach, /exit)
-  mcpkit-host tools                   list the connected servers' tools, grouped by server
-  mcpkit-host call SERVER TOOL [JSON] call a tool directly, without a model
+  mcpkit-host tools [--server NAME]   list the servers' tools, grouped by server (--server: only that one, started
+                                      alone; repeatable)
+  mcpkit-host call SERVER TOOL [JSON] call a tool directly, without a model (starts only SERVER)
   mcpkit-host conformance-client URL  the client side of the official MCP conformance suite
   mcpkit-host install CLIENT SERVER [-- ARGS...]
                                       the config entry that starts one of this checkout's servers
@@ -114,6 +118,7 @@ export function parseCommandLine(argv: string[]): ParsedCommand {
       write: values.write ?? false,
       ...(values.name !== undefined ? { name: values.name } : {}),
       roots: values.root ?? [],
+      servers: values.server ?? [],
       ...(values.config !== undefined ? { config: values.config } : {}),
       ...(values.model !== undefined ? { model: values.model } : {}),
       ...(maxSteps !== undefined ? { maxSteps } : {}),

@@ -1,4 +1,6 @@
 import { findConfigFile, loadConfigFile } from '../config/load-config.js';
+import type { ConfigInput } from '../config/parse-config.js';
+import { HostError } from '../errors.js';
 import { connectHost, type Host } from '../host.js';
 import { samplingHandler } from '../loop/sampling.js';
 import type { Model } from '../models/model.js';
@@ -21,6 +23,8 @@ export interface CommandNeeds {
   model: 'required' | 'optional';
   /** The line editor when a person can answer questions (chat); absent means decline what needs a person. */
   prompt?: LineReader;
+  /** Starts only these servers of the config (call, tools --server); absent starts every enabled one. */
+  servers?: readonly string[];
 }
 
 /** Loads the config, selects the model, connects every server, and reports servers that failed. */
@@ -33,12 +37,16 @@ export async function openCommandContext(options: CommonOptions, needs: CommandN
     inputReader ??= prompt ?? new LineReader();
     return inputReader;
   };
-  const config = await loadConfigFile(
-    file,
-    prompt || isInteractive() ? { resolveInput: (input) => askInput(reader(), input) } : {},
-  ).finally(() => {
+  const config = await loadConfigFile(file, {
+    ...(prompt || isInteractive() ? { resolveInput: (input: ConfigInput) => askInput(reader(), input) } : {}),
+    ...(needs.servers ? { only: needs.servers } : {}),
+  }).finally(() => {
     if (inputReader && inputReader !== prompt) inputReader.close();
   });
+  const disabled = config.servers.find((server) => server.disabled);
+  if (needs.servers && disabled) {
+    throw new HostError('SERVER_UNAVAILABLE', `Server "${disabled.name}" is disabled in ${file} ("disabled": true).`);
+  }
   if (options.timeoutMs !== undefined) {
     for (const server of config.servers) server.callTimeoutMs = options.timeoutMs;
   }

@@ -105,6 +105,31 @@ describe('parseConfig', () => {
   });
 });
 
+describe('parseConfig with only some servers', () => {
+  it('reads only the servers named, asking no input and checking no field of the others', async () => {
+    const asked: string[] = [];
+    const json = {
+      inputs: [{ type: 'promptString', id: 'key', description: 'The key' }],
+      servers: {
+        a: { command: 'a', env: { KEY: '${input:key}' } },
+        b: { command: 'b', args: 'not-a-list' },
+        c: { command: 'c' },
+      },
+    };
+    const resolveInput = async (input: { id: string }) => {
+      asked.push(input.id);
+      return 'value';
+    };
+    const config = await parseConfig(json, { file: 'mcp.json', only: ['c'], resolveInput });
+    expect(config.servers.map((server) => server.name)).toEqual(['c']);
+    expect(asked).toEqual([]);
+    await expect(parseConfig(json, { file: 'mcp.json', only: ['z'] })).rejects.toMatchObject({
+      code: 'UNKNOWN_SERVER',
+      message: 'mcp.json has no server "z" (its servers: a, b, c).',
+    });
+  });
+});
+
 describe('parseConfig with an envFile', () => {
   it('gives a stdio server the variables of its envFile, relative to the workspace, env winning', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'mcpkit-envfile-'));

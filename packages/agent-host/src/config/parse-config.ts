@@ -31,6 +31,8 @@ export interface ParseConfigOptions {
   workspaceFolder?: string;
   /** Supplies the value of a VS Code input; undefined means none (an error when a server uses it). */
   resolveInput?(input: ConfigInput): Promise<string | undefined>;
+  /** Reads only these servers: the others are neither checked nor asked inputs for; an unknown name is an error. */
+  only?: readonly string[];
 }
 
 const stringRecord = z.record(z.string(), z.string());
@@ -101,6 +103,21 @@ function serversOf(json: Record<string, unknown>, file: string): { servers: Reco
   );
 }
 
+/** The entries of the servers named in `only` (all when absent); an unknown name lists the enabled servers. */
+function selectServers(servers: Record<string, unknown>, only: readonly string[] | undefined, file: string) {
+  const entries = Object.entries(servers);
+  if (only === undefined) return entries;
+  const unknown = only.find((name) => !Object.hasOwn(servers, name));
+  if (unknown !== undefined) {
+    const enabled = entries.filter(([, entry]) => !isRecord(entry) || entry.disabled !== true).map(([name]) => name);
+    throw new HostError(
+      'UNKNOWN_SERVER',
+      `${file} has no server "${unknown}" (its servers: ${enabled.join(', ') || 'none'}).`,
+    );
+  }
+  return entries.filter(([name]) => only.includes(name));
+}
+
 /**
  * Reads a config object in any of the formats users already have and returns the servers, normalized. Every error
  * names the file, the server and the field.
@@ -108,7 +125,7 @@ function serversOf(json: Record<string, unknown>, file: string): { servers: Reco
 export async function parseConfig(json: unknown, options: ParseConfigOptions = {}): Promise<HostConfig> {
   const file = options.file ?? 'config';
   if (!isRecord(json)) throw new HostError('CONFIG_INVALID', `${file}: must be a JSON object.`);
-  const { servers } = serversOf(json, file);
+  const entries = selectServers(serversOf(json, file).servers, options.only, file);
 
   const inputsJson = json.inputs ?? (isRecord(json.mcp) ? json.mcp.inputs : undefined) ?? [];
   const parsedInputs = z.array(inputEntry).safeParse(inputsJson);
@@ -123,7 +140,7 @@ export async function parseConfig(json: unknown, options: ParseConfigOptions = {
   };
 
   // Inputs are asked once each, only when a server uses them.
-  const used = new Set(inputReferences(JSON.stringify(servers)));
+  const used = new Set(inputReferences(JSON.stringify(entries)));
   for (const id of used) {
     const declared = declaredInputs.get(id);
     if (!declared) {
@@ -140,7 +157,7 @@ export async function parseConfig(json: unknown, options: ParseConfigOptions = {
   }
 
   const result: ServerConfig[] = [];
-  for (const [name, entry] of Object.entries(servers)) {
+  for (const [name, entry] of entries) {
     const server = parseServer(name, entry, file, context);
     const envFile = isRecord(entry) && typeof entry.envFile === 'string' ? entry.envFile : undefined;
     if (envFile !== undefined && server.transport.kind === 'stdio') {

@@ -36,7 +36,7 @@ export async function callCommand(parsed: ParsedCommand): Promise<number> {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw new HostError('USAGE', `The arguments of call must be a JSON object; got ${JSON.stringify(json)}.`);
   }
-  const context = await openCommandContext(parsed.options, { model: 'optional' });
+  const context = await openCommandContext(parsed.options, { model: 'optional', servers: [server] });
   try {
     const result = await context.host.call(server, tool, args as Record<string, unknown>);
     writeOut(parsed.options.json ? `${JSON.stringify(result, null, 2)}\n` : `${describeResult(result)}\n`);

@@ -4,7 +4,11 @@ import { writeOut } from '../output.js';
 
 /** `tools`: every connected server with its state and tools (model-facing name and description). */
 export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
-  const context = await openCommandContext(parsed.options, { model: 'optional' });
+  const { servers } = parsed.options;
+  const context = await openCommandContext(parsed.options, {
+    model: 'optional',
+    ...(servers.length > 0 ? { servers } : {}),
+  });
   try {
     const { host } = context;
     const servers = host.connections.map((connection) => ({
