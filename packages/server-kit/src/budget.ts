@@ -116,7 +116,8 @@ export function applyBudget(
     } else if (fitted && (options.accepts?.(fitted.value) ?? true)) {
       keptStructured = fitted.value;
       textBudget = budget - fitted.size;
-      notes.push(`structured content cut to fit (${fitted.cuts.slice(0, 5).join('; ')})`);
+      const more = fitted.cuts.length > 5 ? `; and ${fitted.cuts.length - 5} more cuts` : '';
+      notes.push(`structured content cut to fit (${fitted.cuts.slice(0, 5).join('; ')}${more})`);
     } else if (options.accepts) {
       return errorResult(
         `The result was too large to send: its structured content does not fit the budget of ${budget.toLocaleString('en-US')} characters. ${options.hint ?? defaultHint}`,
