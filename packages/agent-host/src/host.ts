@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HostConfig } from './config/server-config.js';
-import type { ClientRequestHandlers, ElicitationRequest, SamplingRequest } from './connection/client-requests.js';
+import type {
+  ClientRequestHandlers,
+  ElicitationRequest,
+  RootEntry,
+  SamplingRequest,
+} from './connection/client-requests.js';
 import { type CallOptions, errorResult, type RestartPolicy, ServerConnection } from './connection/server-connection.js';
 import { type CallToolResult, type ServerLogSink, stderrLogSink } from './connection/types.js';
 import { errorMessage, HostError } from './errors.js';
@@ -11,7 +16,10 @@ import { type RegisteredTool, ToolRegistry } from './registry/tool-registry.js';
 export interface HostOptions {
   /** Where servers' stderr lines go, prefixed with their names (default: the host's stderr). */
   log?: ServerLogSink;
-  /** Directories offered to servers as roots (default: the working directory). */
+  /**
+   * Directories offered to every server as roots, instead of the config's `roots`. Without either, a server is
+   * offered no roots and keeps the directories its own arguments give it.
+   */
   roots?: string[];
   /** Answers sampling requests; without it the host does not offer sampling. */
   sample?(request: SamplingRequest): Promise<{ text: string; model: string }>;
@@ -54,18 +62,20 @@ const declineAll: NonNullable<ClientRequestHandlers['elicit']> = async (_request
   action: 'decline',
 });
 
+function rootEntries(directories: string[] | undefined): RootEntry[] | undefined {
+  return directories?.map((directory) => {
+    const path = resolve(directory);
+    return { uri: pathToFileURL(path).href, name: path };
+  });
+}
+
 /**
  * Starts and initializes every enabled server of a config at once. A server that fails is reported in `failures`
  * and the others still work; the returned host never throws for one bad server.
  */
 export async function connectHost(config: HostConfig, options: HostOptions = {}): Promise<Host> {
   const log = options.log ?? stderrLogSink;
-  const roots = (options.roots ?? [process.cwd()]).map((directory) => {
-    const path = resolve(directory);
-    return { uri: pathToFileURL(path).href, name: path };
-  });
   const handlers: ClientRequestHandlers = {
-    roots: () => roots,
     elicit: options.elicit ?? declineAll,
     ...(options.sample ? { sample: options.sample } : {}),
   };
@@ -78,10 +88,11 @@ export async function connectHost(config: HostConfig, options: HostOptions = {})
   };
   for (const server of config.servers) {
     if (server.disabled) continue;
+    const roots = rootEntries(options.roots ?? server.roots);
     connections.push(
       new ServerConnection(server, {
         log,
-        handlers,
+        handlers: roots ? { ...handlers, roots: () => roots } : handlers,
         ...(options.restart ? { restart: options.restart } : {}),
         ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
         // A failed server lists no tools, so it leaves the registry. A restarting one keeps its tools, so that names

@@ -62,7 +62,9 @@ describe('mcpkit-host', () => {
     );
     const result = await cli(['tools'], { cwd });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^gamma \(ready, \d+ tools\)\n {2}gamma__echo +Returns the text it is given\./);
+    expect(result.stdout).toMatch(
+      /^gamma \(ready, \d+ tools, roots: none\)\n {2}gamma__echo +Returns the text it is given\./,
+    );
   });
 
   it('tools: a server that fails to start is listed as failed, the others still listed, exit code 1', async () => {

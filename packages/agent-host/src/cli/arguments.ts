@@ -73,7 +73,8 @@ Options:
       --system TEXT        instructions for the model
       --sampling POLICY    whether servers may use the model: allow, ask, deny (default ask: chat asks you,
                            the other commands decline)
-      --root DIR           a root directory offered to servers (repeatable; default the working directory)
+      --root DIR           a root directory offered to every server (repeatable; replaces the config's "roots";
+                           without either, servers are offered no roots)
       --name NAME          install: the entry's name in the client's config (default mcpkit-SERVER)
       --write              install: merge the entry into the client's config file, after a backup
   -h, --help               show this help

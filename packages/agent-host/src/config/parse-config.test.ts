@@ -130,6 +130,22 @@ describe('parseConfig with only some servers', () => {
   });
 });
 
+describe('parseConfig roots', () => {
+  it('gives each server its own roots, else the top-level ones, else none, relative to the workspace folder', async () => {
+    const json = {
+      roots: ['data', '${env:HOME_DB}'],
+      mcpServers: { a: { command: 'a' }, b: { command: 'b', roots: ['${workspaceFolder}/b'] } },
+    };
+    const config = await parseConfig(json, { file: 'mcp.json', workspaceFolder: '/project', environment });
+    expect(config.servers.map((server) => server.roots)).toEqual([['/project/data', '/data/app.db'], ['/project/b']]);
+    const bare = await parseConfig({ mcpServers: { a: { command: 'a' } } }, { file: 'mcp.json' });
+    expect(bare.servers[0]).not.toHaveProperty('roots');
+    await expect(parseConfig({ roots: 'data', mcpServers: {} }, { file: 'mcp.json' })).rejects.toThrow(
+      /^mcp\.json: roots: /,
+    );
+  });
+});
+
 describe('parseConfig with an envFile', () => {
   it('gives a stdio server the variables of its envFile, relative to the workspace, env winning', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'mcpkit-envfile-'));

@@ -44,6 +44,7 @@ const common = {
   timeout: z.number().int().positive().optional(),
   startupTimeout: z.number().int().positive().optional(),
   tools: z.object({ allow: names.optional(), deny: names.optional() }).optional(),
+  roots: names.optional(),
 };
 
 const stdioEntry = z.object({
@@ -156,9 +157,11 @@ export async function parseConfig(json: unknown, options: ParseConfigOptions = {
     context.inputs[id] = value;
   }
 
+  const roots = parseRoots(json.roots, file, context);
   const result: ServerConfig[] = [];
   for (const [name, entry] of entries) {
     const server = parseServer(name, entry, file, context);
+    if (server.roots === undefined && roots !== undefined) server.roots = roots;
     const envFile = isRecord(entry) && typeof entry.envFile === 'string' ? entry.envFile : undefined;
     if (envFile !== undefined && server.transport.kind === 'stdio') {
       const where = `${file}: server "${name}": field "envFile"`;
@@ -168,6 +171,16 @@ export async function parseConfig(json: unknown, options: ParseConfigOptions = {
     result.push(server);
   }
   return { servers: result, source: file };
+}
+
+/** The top-level `roots` (directories offered to every server without its own), resolved against the workspace. */
+function parseRoots(json: unknown, file: string, context: Omit<SubstitutionContext, 'where'>): string[] | undefined {
+  if (json === undefined) return undefined;
+  const parsed = names.safeParse(json);
+  if (!parsed.success) throw invalid(`${file}: roots`, parsed.error);
+  return parsed.data.map((root, index) =>
+    resolve(context.workspaceFolder, substitute(root, { ...context, where: `${file}: field "roots.${index}"` })),
+  );
 }
 
 function parseServer(
@@ -223,5 +236,8 @@ function parseServer(
     callTimeoutMs: shared.timeout ?? defaultCallTimeoutMs,
     startupTimeoutMs: shared.startupTimeout ?? defaultStartupTimeoutMs,
     disabled: shared.disabled ?? false,
+    ...(shared.roots
+      ? { roots: shared.roots.map((root, index) => resolve(context.workspaceFolder, apply(`roots.${index}`, root))) }
+      : {}),
   };
 }

@@ -36,6 +36,8 @@ export interface ServerConfig {
   callTimeoutMs: number;
   /** Time limit for starting and initializing in milliseconds. */
   startupTimeoutMs: number;
+  /** Absolute directories offered to the server as roots; absent means none (the host declares no roots). */
+  roots?: string[];
   /** A disabled server is kept in the config but not started. */
   disabled: boolean;
 }

@@ -47,8 +47,8 @@ export interface RootEntry {
 
 /** How the host answers requests that servers send to it. */
 export interface ClientRequestHandlers {
-  /** The roots offered to every server. */
-  roots(): RootEntry[];
+  /** The roots offered to the server; absent means no roots capability (the server keeps its own directories). */
+  roots?(): RootEntry[];
   /** Answers a sampling request with a completion, or throws to refuse; absent means no sampling capability. */
   sample?(request: SamplingRequest): Promise<{ text: string; model: string }>;
   /** Asks the user to fill in a form; absent means no elicitation capability. */
@@ -58,7 +58,7 @@ export interface ClientRequestHandlers {
 /** The capabilities the host declares, given which handlers exist. */
 export function clientCapabilities(handlers: ClientRequestHandlers): ClientCapabilities {
   return {
-    roots: { listChanged: true },
+    ...(handlers.roots ? { roots: { listChanged: true } } : {}),
     ...(handlers.sample ? { sampling: {} } : {}),
     ...(handlers.elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
   };
@@ -71,7 +71,8 @@ function describeContent(block: { type: string; text?: string; mimeType?: string
 
 /** Installs the handlers for roots, sampling and elicitation requests on one server's client. */
 export function installClientRequestHandlers(client: Client, server: string, handlers: ClientRequestHandlers): void {
-  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: handlers.roots() }));
+  const roots = handlers.roots;
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots() }));
 
   const sample = handlers.sample;
   if (sample) {

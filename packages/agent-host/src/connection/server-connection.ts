@@ -2,7 +2,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { errorMessage, HostError } from '../errors.js';
-import type { ClientRequestHandlers } from './client-requests.js';
+import type { ClientRequestHandlers, RootEntry } from './client-requests.js';
 import { type ConnectedClient, connectClient } from './connected-client.js';
 import { listEverything, type ServerLists } from './server-lists.js';
 import { toolAllowed } from './tool-filter.js';
@@ -126,6 +126,11 @@ export class ServerConnection {
   /** What the server said about itself at its latest initialization. */
   get serverInfo(): Readonly<ServerInfo> | undefined {
     return this.info;
+  }
+
+  /** The roots offered to the server (none when the user gave none). */
+  get roots(): readonly RootEntry[] {
+    return this.options.handlers.roots?.() ?? none;
   }
 
   /** How many times the server was restarted after a crash. */

@@ -2,7 +2,7 @@ import type { ParsedCommand } from '../arguments.js';
 import { openCommandContext } from '../command-context.js';
 import { writeOut } from '../output.js';
 
-/** `tools`: every connected server with its state and tools (model-facing name and description). */
+/** `tools`: every connected server with its state, the roots it was offered, and its tools (model-facing name and description). */
 export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
   const { servers } = parsed.options;
   const context = await openCommandContext(parsed.options, {
@@ -15,6 +15,7 @@ export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
       server: connection.name,
       state: connection.state,
       ...(connection.error ? { error: connection.error } : {}),
+      roots: connection.roots.map((root) => root.name ?? root.uri),
       tools: host.registry
         .list()
         .filter((entry) => entry.server === connection.name)
@@ -27,7 +28,8 @@ export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
     const lines: string[] = [];
     for (const server of servers) {
       const count = `${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`;
-      lines.push(`${server.server} (${server.state}${server.error ? `: ${server.error}` : `, ${count}`})`);
+      const roots = `roots: ${server.roots.join(', ') || 'none'}`;
+      lines.push(`${server.server} (${server.state}${server.error ? `: ${server.error}` : `, ${count}`}, ${roots})`);
       const width = Math.max(0, ...server.tools.map((tool) => tool.name.length)) + 2;
       for (const tool of server.tools) {
         const description = tool.description.split('\n')[0] ?? '';
