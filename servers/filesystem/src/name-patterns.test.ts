@@ -38,3 +38,16 @@ describe('globMatcher', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
+
+describe('globMatcher fast paths', () => {
+  it('matches plain names and *suffix patterns exactly like the general matcher', () => {
+    const subjects = ['index.ts', '.ts', 'a.tsx', 'src/a.ts', 'README', 'readme', 'dir/README', '.env'];
+    for (const pattern of ['*.ts', 'README', '*', '.env', 'src/a.ts', '*E']) {
+      const general = (relative: string) => globMatcher([`${pattern}{,}`])(relative);
+      for (const subject of subjects) {
+        expect(globMatcher([pattern])(subject), `${pattern} on ${subject}`).toBe(general(subject));
+      }
+    }
+    expect(() => globMatcher(['a'.repeat(300)])).toThrow(/at most 256/);
+  });
+});

@@ -74,4 +74,15 @@ describe('walk', () => {
   it('refuses a root outside the scope', () => {
     expect(() => [...walk({ root: tmpdir(), scope })]).toThrow(/outside/);
   });
+
+  it('pauses while skipped entries take time, so the caller can share the loop', () => {
+    const slowExclude = () => {
+      const until = performance.now() + 4;
+      while (performance.now() < until);
+      return true;
+    };
+    const yielded = [...walk({ root, scope, exclude: slowExclude })];
+    expect(yielded.length).toBeGreaterThan(0);
+    expect(yielded.every((entry) => entry === walkPause)).toBe(true);
+  });
 });

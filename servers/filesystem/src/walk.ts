@@ -38,11 +38,11 @@ export interface WalkOptions {
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /**
- * Yielded instead of an entry when the walk has spent a few milliseconds without yielding one (entries skipped by
- * ignore rules or excludes): the caller gets to share the event loop, check its signal and its time limit.
+ * Yielded at most every few milliseconds while entries are being skipped (by ignore rules or excludes), which
+ * otherwise yield nothing: the caller gets to share the event loop and check its signal and its time limit.
  */
 export const walkPause: unique symbol = Symbol('walk pause');
-/** Milliseconds a walk runs at most between two yields. */
+/** Milliseconds between two pauses. */
 const pauseAfterMs = 10;
 
 /** What a directory entry is, from its type as the directory listing reports it. */
@@ -127,24 +127,26 @@ function* walkDirectory(
   }
   const [resumeName, ...resumeRest] = after;
   for (const entry of entries) {
-    if (performance.now() - options.lastYield > pauseAfterMs) {
-      yield walkPause;
-      options.lastYield = performance.now();
-    }
     if (resumeName !== undefined && entry.name < resumeName) continue;
     const kind = kindOf(entry);
     const entryRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
     const isDirectory = kind === 'directory';
-    if (rules && ((isDirectory && skippedDirectories.has(entry.name)) || rules.ignores(entryRelative, isDirectory))) {
+    if (
+      (rules && ((isDirectory && skippedDirectories.has(entry.name)) || rules.ignores(entryRelative, isDirectory))) ||
+      options.exclude?.(entryRelative, entry.name, isDirectory)
+    ) {
+      // A skipped entry yields nothing: pause now and then, so the caller shares the loop and checks its limits.
+      if (performance.now() - options.lastYield > pauseAfterMs) {
+        yield walkPause;
+        options.lastYield = performance.now();
+      }
       continue;
     }
-    if (options.exclude?.(entryRelative, entry.name, isDirectory)) continue;
     const resuming = resumeName !== undefined && entry.name === resumeName;
     const path = `${options.root === '/' ? '' : options.root}/${entryRelative}`;
     // When resuming at this entry it was already shown; only its remaining subtree is left.
     if (!resuming || (resumeRest.length === 0 && options.includeAfter)) {
       yield { name: entry.name, relative: entryRelative, path, depth, kind };
-      options.lastYield = performance.now();
     }
     if (!isDirectory || depth >= maxDepth) continue;
     const child = openChild(directory, entry.name, path);
