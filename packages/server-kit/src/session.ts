@@ -57,6 +57,9 @@ function logNotification(level: LogLevel, logger: string, message: string, data:
   return { method: 'notifications/message', params: { level, logger, data: payload } };
 }
 
+/** How the SDK reports an answer that found no connection to travel on: the client went away first. */
+const clientGone = /No connection established|Not connected/;
+
 /** The level at which MCP log notifications start when the client has not set one. */
 const defaultClientLogLevel: LogLevel = 'info';
 
@@ -85,9 +88,18 @@ export class Session {
     this.server.onclose = () => {
       host.forget(this);
     };
-    // A line that is not JSON-RPC, a response to nothing, a failed write: the connection goes on, but say so.
+    // A line that is not JSON-RPC, a response to nothing, a failed write: the connection goes on, but say so. A client
+    // that left before its answers is normal (a closed tab, a cancelled fetch): said once, at debug level.
+    let clientLeft = false;
     this.server.onerror = (error) => {
-      host.log.warning(`MCP connection error (the connection goes on): ${error.message}`);
+      if (!clientGone.test(error.message)) {
+        host.log.warning(`MCP connection error (the connection goes on): ${error.message}`);
+      } else if (!clientLeft) {
+        clientLeft = true;
+        host.log.debug(
+          `A client went away before its answer was sent (not logged again for this session): ${error.message}`,
+        );
+      }
     };
     this.registerHandlers();
   }
