@@ -357,6 +357,37 @@ describe('serveHttp sessions', () => {
     await client.close();
   });
 
+  for (const stateless of [false, true]) {
+    it(`aborts a call's signal within 200 ms when its client disconnects before the answer (stateless: ${stateless})`, async () => {
+      const { tool: wait, seen } = waitingTool();
+      const server = createServer({ name: 'leaving', version: '1', tools: [wait], logLevel: 'emergency' });
+      const listening = await serveHttp(server, { port: 0, stateless });
+      open.push(listening);
+      let headers: Record<string, string> = jsonRpcHeaders;
+      if (!stateless) {
+        const sessionId = (await openSession(listening.url)).toString();
+        headers = { ...jsonRpcHeaders, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+        await rawRequest(listening.url, {
+          headers,
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        });
+      }
+      const leaving = new AbortController();
+      const call = fetch(listening.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait', arguments: {} } }),
+        signal: leaving.signal,
+      }).catch(() => 'left');
+      await expect.poll(() => seen.started).toBe(true);
+      const left = performance.now();
+      leaving.abort();
+      await call;
+      await expect.poll(() => seen.aborted, { timeout: 2000, interval: 5 }).toBe(true);
+      expect(performance.now() - left).toBeLessThan(200);
+    });
+  }
+
   it('close() stops listening, aborts handlers in flight and runs onClose', async () => {
     const { tool: wait, seen } = waitingTool();
     let closed = false;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { KitServer } from '../create-server.js';
+import { cancelOnDisconnect } from './cancel-on-disconnect.js';
 import { type ConnectionGateOptions, createConnectionGate } from './connection-gate.js';
 import { isAllowedHost, isAllowedOrigin, isLoopbackHost } from './request-guards.js';
 import { SessionTable } from './session-table.js';
@@ -126,6 +127,7 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
       if (!transport) return sendJsonRpcError(response, 404, -32001, 'Session not found: start a new session.');
+      cancelOnDisconnect(transport, response, body);
       await transport.handleRequest(request, response, body);
       return;
     }
