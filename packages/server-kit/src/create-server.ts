@@ -1,13 +1,13 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Root } from '@modelcontextprotocol/sdk/types.js';
 import { defaultBudget } from './budget.js';
+import { Session, type SessionHost } from './client-session.js';
 import type { AnyPrompt } from './define-prompt.js';
 import type { ResourceDefinition } from './define-resource.js';
 import type { AnyTool } from './define-tool.js';
 import { KitError } from './errors.js';
 import { createLogger, type Logger, type LogLevel, stderrSink } from './logger.js';
 import { Registry } from './registry.js';
-import { Session, type SessionHost } from './session.js';
 
 /** How a server is declared. */
 export interface ServerOptions {
