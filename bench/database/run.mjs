@@ -1,27 +1,35 @@
 #!/usr/bin/env node
-// Database benchmark: mcpkit-database (in memory and over stdio from its bin) against the driver called directly
-// in-process (the floor: better-sqlite3 for SQLite, pg for PostgreSQL), on a generated table of 1,000,000 rows;
-// plus how close to its deadline a runaway query is stopped. Prints Markdown tables; `--write` also puts them in
-// README.md. PostgreSQL runs on a throwaway cluster (servers/database/scripts/postgres-cluster.mjs); --no-postgres
-// leaves it out.
-//   node bench/database/run.mjs [--runs N] [--write] [--no-postgres]
+// Database benchmark: mcpkit-database over stdio (from its bin) against DBHub (@bytebase/dbhub, the most used
+// database MCP server) over stdio on the same 1,000,000-row SQLite file, with better-sqlite3 called in this process
+// as the floor; calls alternate between the servers so both see the same machine load. Also PostgreSQL (mcpkit
+// against pg called directly) and how close to its deadline a runaway query is stopped. Prints Markdown tables;
+// `--write` also puts them in README.md. PostgreSQL runs on a throwaway cluster
+// (servers/database/scripts/postgres-cluster.mjs); --no-postgres leaves it out. `--baseline BIN` adds a column for
+// another build of mcpkit-database (for example a copy of an earlier commit), measured in the same rotation.
+//   node bench/database/run.mjs [--runs N] [--write] [--no-postgres] [--baseline PATH/bin/mcpkit-database.js]
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createDatabaseServer } from '@mcpkit/server-database';
-import { connectTestClient, spawnTestClient } from '@mcpkit/server-kit/testing';
+import { spawnTestClient } from '@mcpkit/server-kit/testing';
 import Database from 'better-sqlite3';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '300' }, write: { type: 'boolean' }, 'no-postgres': { type: 'boolean' } },
+  options: {
+    runs: { type: 'string', default: '300' },
+    write: { type: 'boolean' },
+    'no-postgres': { type: 'boolean' },
+    baseline: { type: 'string' },
+  },
 });
 const runs = Number(values.runs);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dataDirectory = join(here, '..', '.data');
 const file = join(dataDirectory, 'database-1m.sqlite');
 const bin = fileURLToPath(new URL('../../servers/database/bin/mcpkit-database.js', import.meta.url));
+const dbhubBin = createRequire(import.meta.url).resolve('@bytebase/dbhub/dist/index.js');
+const dbhubVersion = JSON.parse(readFileSync(join(dbhubBin, '..', '..', 'package.json'), 'utf8')).version;
 const rowCount = 1_000_000;
 
 function generate() {
@@ -64,42 +72,112 @@ async function time(run, count) {
 }
 
 const pointId = (index) => 1 + ((index * 104_729) % rowCount);
-const pointSql = 'SELECT * FROM events WHERE id = ?';
-const scanSql = 'SELECT * FROM events';
+// DBHub's execute_sql takes no parameters, so every server gets the same statement text with the id inline.
+const pointSql = (index) => `SELECT * FROM events WHERE id = ${pointId(index)}`;
+const limitSql = 'SELECT * FROM events LIMIT 500';
+const aggregateSql =
+  'SELECT kind, count(*) AS events, round(sum(amount), 2) AS total FROM events WHERE user_id < 500 GROUP BY kind';
+const operations = [
+  { key: 'point', label: 'point query by primary key', sql: pointSql, count: runs },
+  { key: 'limit', label: '`SELECT *` with `LIMIT 500`', sql: () => limitSql, count: Math.max(20, runs / 5) },
+  {
+    key: 'aggregate',
+    label: 'aggregate (`GROUP BY` over a scan of 1M rows)',
+    sql: () => aggregateSql,
+    count: Math.max(10, runs / 30),
+  },
+];
+const coldStarts = Math.max(5, Math.round(runs / 30));
 
 generate();
 
-// The floor: better-sqlite3 in this process, the same statements, the same 500-row cap.
+// The floor: better-sqlite3 in this process, the same statements (prepared once).
 const direct = new Database(file, { readonly: true });
-const point = direct.prepare(pointSql);
-const scan = direct.prepare(`${scanSql} LIMIT 500`);
-const floor = {
-  point: await time((index) => point.get(pointId(index)), runs),
-  scan: await time(() => scan.all(), Math.max(20, runs / 5)),
-};
+const floor = {};
+for (const operation of operations) {
+  const cache = new Map();
+  const run = (index) => {
+    const sql = operation.sql(index);
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = direct.prepare(operation.key === 'point' ? 'SELECT * FROM events WHERE id = ?' : sql);
+      cache.set(sql, statement);
+    }
+    return operation.key === 'point' ? statement.get(pointId(index)) : statement.all();
+  };
+  floor[operation.key] = await time(run, operation.count);
+}
 direct.close();
 
-async function measureServer(client) {
-  const call = async (name, args) => {
-    const result = await client.callTool(name, args);
-    if (result.isError) throw new Error(JSON.stringify(result.content));
-    return result;
-  };
-  return {
-    point: await time((index) => call('query', { sql: pointSql, params: [pointId(index)] }), runs),
-    scan: await time(() => call('query', { sql: scanSql, max_rows: 500 }), Math.max(20, runs / 5)),
-  };
+/** The servers compared, each started over stdio as a client configures it. */
+const contenders = [
+  {
+    name: 'mcpkit',
+    spawn: { command: process.execPath, args: [bin, file, '--timeout-ms', '10000', '--log-level', 'emergency'] },
+    call: (sql) => ['query', { sql, max_rows: 500 }],
+  },
+  {
+    name: 'dbhub',
+    spawn: { command: process.execPath, args: [dbhubBin, '--transport', 'stdio', '--dsn', `sqlite://${file}`] },
+    call: (sql) => ['execute_sql', { sql }],
+  },
+  ...(values.baseline
+    ? [
+        {
+          name: 'baseline',
+          spawn: {
+            command: process.execPath,
+            args: [values.baseline, file, '--timeout-ms', '10000', '--log-level', 'emergency'],
+          },
+          call: (sql) => ['query', { sql, max_rows: 500 }],
+        },
+      ]
+    : []),
+];
+
+/** Times `run` for each contender in turn, rotating who goes first, after a warm-up; returns medians by name. */
+async function interleaved(count, run) {
+  const samples = Object.fromEntries(contenders.map((contender) => [contender.name, []]));
+  const warmUp = Math.min(20, count);
+  for (let index = -warmUp; index < count; index += 1) {
+    for (let turn = 0; turn < contenders.length; turn += 1) {
+      const contender = contenders[(Math.abs(index) + turn) % contenders.length];
+      const started = performance.now();
+      await run(contender, index);
+      if (index >= 0) samples[contender.name].push(performance.now() - started);
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
 }
 
-const memoryServer = await createDatabaseServer({ file, logLevel: 'emergency', limits: { timeoutMs: 1000 } });
-const memoryClient = await connectTestClient(memoryServer);
-const memory = await measureServer(memoryClient);
-
-const stdioClient = await spawnTestClient({
-  command: process.execPath,
-  args: [bin, file, '--timeout-ms', '1000', '--log-level', 'emergency'],
+// Cold start: from spawning the process to the answer of tools/list (initialize included).
+const cold = await interleaved(coldStarts, async (contender) => {
+  const client = await spawnTestClient(contender.spawn);
+  const { tools } = await client.client.listTools();
+  if (tools.length === 0) throw new Error(`${contender.name} lists no tools.`);
+  await client.close();
 });
-const stdio = await measureServer(stdioClient);
+
+for (const contender of contenders) contender.client = await spawnTestClient(contender.spawn);
+const expectedRows = { point: 1, limit: 500, aggregate: 4 };
+const measured = {};
+for (const operation of operations) {
+  measured[operation.key] = await interleaved(operation.count, async (contender, index) => {
+    const [tool, args] = contender.call(operation.sql(Math.max(0, index)));
+    const result = await contender.client.callTool(tool, args);
+    if (result.isError) throw new Error(`${contender.name}: ${JSON.stringify(result.content)}`);
+    if (index === 0) checkRows(contender.name, operation.key, result, expectedRows[operation.key]);
+  });
+}
+
+/** Fails the run when a server answered with other rows than asked (so that no row times a cut or empty result). */
+function checkRows(name, key, result, expected) {
+  const rows =
+    name === 'dbhub'
+      ? JSON.parse(result.content[0].text).data.rows.length
+      : (result.structuredContent?.rows?.length ?? -1);
+  if (rows !== expected) throw new Error(`${name} returned ${rows} rows for ${key}, not ${expected}.`);
+}
 
 /** Runs a query that never ends five times under a 1,000 ms limit; returns how long past the deadline each error came. */
 async function overshoots(client, sql) {
@@ -113,13 +191,16 @@ async function overshoots(client, sql) {
   return samples;
 }
 
+for (const contender of contenders) await contender.client.close();
+const runawayClient = await spawnTestClient({
+  command: process.execPath,
+  args: [bin, file, '--timeout-ms', '1000', '--log-level', 'emergency'],
+});
 const sqliteOvershoots = await overshoots(
-  stdioClient,
+  runawayClient,
   'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
 );
-await memoryClient.close();
-await memoryServer.close();
-await stdioClient.close();
+await runawayClient.close();
 
 let postgres;
 if (!values['no-postgres']) {
@@ -142,40 +223,31 @@ if (!values['no-postgres']) {
     const pgPoint = 'SELECT * FROM events WHERE id = $1';
     const pgFloor = {
       point: await time((index) => direct.query(pgPoint, [pointId(index)]), runs),
-      scan: await time(() => direct.query(`${scanSql} LIMIT 500`), Math.max(20, runs / 5)),
+      limit: await time(() => direct.query(limitSql), Math.max(20, runs / 5)),
     };
     await direct.end();
-    const measurePg = async (client) => ({
-      point: await time(async (index) => {
-        const result = await client.callTool('query', { sql: pgPoint, params: [pointId(index)] });
-        if (result.isError) throw new Error(JSON.stringify(result.content));
-      }, runs),
-      scan: await time(() => client.callTool('query', { sql: scanSql, max_rows: 500 }), Math.max(20, runs / 5)),
-    });
-    const pgServer = await createDatabaseServer({
-      file: cluster.url,
-      logLevel: 'emergency',
-      limits: { timeoutMs: 1000 },
-    });
-    const pgMemoryClient = await connectTestClient(pgServer);
-    const pgMemory = await measurePg(pgMemoryClient);
-    await pgMemoryClient.close();
-    await pgServer.close();
-    const pgStdioClient = await spawnTestClient({
+    const pgClient = await spawnTestClient({
       command: process.execPath,
       args: [bin, cluster.url, '--timeout-ms', '1000', '--log-level', 'emergency'],
     });
-    const pgStdio = await measurePg(pgStdioClient);
-    const pgOvershoots = await overshoots(pgStdioClient, 'SELECT pg_sleep(30)');
-    await pgStdioClient.close();
-    postgres = { floor: pgFloor, memory: pgMemory, stdio: pgStdio, overshoots: pgOvershoots };
+    const call = async (args) => {
+      const result = await pgClient.callTool('query', args);
+      if (result.isError) throw new Error(JSON.stringify(result.content));
+    };
+    const pgStdio = {
+      point: await time((index) => call({ sql: pgPoint, params: [pointId(index)] }), runs),
+      limit: await time(() => call({ sql: limitSql, max_rows: 500 }), Math.max(20, runs / 5)),
+    };
+    const pgOvershoots = await overshoots(pgClient, 'SELECT pg_sleep(30)');
+    await pgClient.close();
+    postgres = { floor: pgFloor, stdio: pgStdio, overshoots: pgOvershoots };
   } finally {
     cluster.stop();
   }
 }
 
 const ms = (value) => `${value < 1 ? value.toFixed(3) : value.toFixed(2)} ms`;
-const ratio = (value, base) => `${(value / base).toFixed(1)}x`;
+const ratio = (value, base) => `${(value / base).toFixed(2)}x`;
 /** A Markdown table with padded columns, the way the repository's formatter (Biome) writes them. */
 function markdownTable(header, body) {
   const rows = [header, ...body];
@@ -184,39 +256,44 @@ function markdownTable(header, body) {
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...body.map(line)].join('\n');
 }
 
-const rowsOf = (engine, floorName, measured) => [
-  [
-    `${engine} point query by primary key`,
-    floorName,
-    ms(measured.floor.point),
-    ms(measured.memory.point),
-    ms(measured.stdio.point),
-    ratio(measured.stdio.point, measured.floor.point),
-  ],
-  [
-    `${engine} \`SELECT *\` capped at 500 rows`,
-    floorName,
-    ms(measured.floor.scan),
-    ms(measured.memory.scan),
-    ms(measured.stdio.scan),
-    ratio(measured.stdio.scan, measured.floor.scan),
-  ],
+const baseline = Boolean(values.baseline);
+const sqliteRow = (label, floorTime, times) => [
+  label,
+  floorTime === undefined ? '-' : ms(floorTime),
+  ms(times.dbhub),
+  ...(baseline ? [ms(times.baseline), ratio(times.baseline, times.dbhub)] : []),
+  ms(times.mcpkit),
+  ratio(times.mcpkit, times.dbhub),
+  floorTime === undefined ? '-' : ratio(times.mcpkit, floorTime),
 ];
 const table = [
   markdownTable(
     [
-      'operation (1,000,000-row table)',
-      'floor',
-      'floor time',
-      'mcpkit in memory',
-      'mcpkit over stdio (bin)',
-      'stdio / floor',
+      'SQLite, 1,000,000-row table, over stdio',
+      'floor (better-sqlite3)',
+      `DBHub ${dbhubVersion}`,
+      ...(baseline ? ['mcpkit before', 'before / DBHub'] : []),
+      'mcpkit',
+      'mcpkit / DBHub',
+      'mcpkit / floor',
     ],
     [
-      ...rowsOf('SQLite', 'better-sqlite3', { floor, memory, stdio }),
-      ...(postgres ? rowsOf('PostgreSQL', 'pg', postgres) : []),
+      ...operations.map((operation) => sqliteRow(operation.label, floor[operation.key], measured[operation.key])),
+      sqliteRow('cold start to `tools/list`', undefined, cold),
     ],
   ),
+  ...(postgres
+    ? [
+        '',
+        markdownTable(
+          ['PostgreSQL, 1,000,000-row table, over stdio', 'floor (pg)', 'mcpkit', 'mcpkit / floor'],
+          [
+            ['point query by primary key', postgres.floor.point, postgres.stdio.point],
+            ['`SELECT *` with `LIMIT 500`', postgres.floor.limit, postgres.stdio.limit],
+          ].map(([label, floorTime, ours]) => [label, ms(floorTime), ms(ours), ratio(ours, floorTime)]),
+        ),
+      ]
+    : []),
   '',
   markdownTable(
     ['runaway query, deadline 1,000 ms, over stdio', 'median past the deadline', 'worst of 5'],
@@ -229,7 +306,7 @@ const table = [
   ),
 ].join('\n');
 
-const note = `Node ${process.version}, ${runs} point queries and ${Math.max(20, runs / 5)} scans per column (medians), ${new Date().toISOString().slice(0, 10)}.`;
+const note = `Node ${process.version}; medians of ${operations.map((operation) => `${operation.count} ${operation.key}`).join(', ')} calls and ${coldStarts} cold starts per server, interleaved; ${new Date().toISOString().slice(0, 10)}.`;
 process.stdout.write(`${table}\n\n${note}\n`);
 if (values.write) {
   const readme = join(here, 'README.md');
