@@ -2,10 +2,23 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { resultText, type SpawnedTestClient, spawnTestClient } from '@mcpkit/server-kit/testing';
+import { connectTestClient, resultText, type SpawnedTestClient, spawnTestClient } from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFilesystemServer } from '../src/index.js';
 import { createFixture, type Fixture } from './fixture.js';
 import { median, probeWhile } from './responsiveness.js';
+
+/**
+ * Under the 1,000-instruction cap but slow on RE2JS (about 20 us a character once its DFA cache gives up, on text of
+ * random a and b): the long line is tried, and a short line after it matches, so every line of the file gets tried.
+ */
+const slowPattern = 'a.{900}c';
+let seed = 7;
+const randomLetters = (length: number) =>
+  Array.from({ length }, () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed < 1_073_741_824 ? 'a' : 'b';
+  }).join('');
 
 const bin = fileURLToPath(new URL('../bin/mcpkit-filesystem.js', import.meta.url));
 
@@ -32,6 +45,8 @@ describe('hostile patterns and edits', () => {
     await client?.close();
     fixture.cleanup();
   });
+  const writeLongLines = () =>
+    writeFileSync(join(fixture.root, 'long-line.txt'), `${randomLetters(200_000)}\na${'b'.repeat(900)}c\n`);
   const start = async () => {
     client = await spawnTestClient({ command: process.execPath, args: [bin, '--log-level', 'error', fixture.root] });
     return client;
@@ -59,15 +74,15 @@ describe('hostile patterns and edits', () => {
     expect(grep && resultText(grep)).toMatch(/^No matches found/);
   });
 
-  it('refuses a huge RE2 program, and runs a large one over long lines off the main thread, stopped by a cancel', async () => {
-    writeFileSync(join(fixture.root, 'long-line.txt'), `${'a'.repeat(3_000_000)}x\n`);
+  it('refuses a huge RE2 program, and runs a slow one over long lines off the main thread, stopped by a cancel', async () => {
+    writeLongLines();
     const server = await start();
     const huge = await server.callTool('grep', { path: '.', pattern: '\\w{1000}\\w{1000}x' });
     expect(huge.isError).toBe(true);
     expect(resultText(huge)).toMatch(/RE2 instructions, more than the 1000 allowed/);
     const controller = new AbortController();
     const grep = server.client
-      .callTool({ name: 'grep', arguments: { path: '.', pattern: '\\w{900}x' } }, undefined, {
+      .callTool({ name: 'grep', arguments: { path: '.', pattern: slowPattern } }, undefined, {
         signal: controller.signal,
       })
       .catch((error: Error) => error);
@@ -122,5 +137,21 @@ describe('hostile patterns and edits', () => {
           .filter((line) => line.startsWith('a')),
     ).toHaveLength(100);
     expect(grep && resultText(grep)).toMatch(/nested needle here[\s\S]*\[note: .*rules were not applied/);
+  });
+
+  it('stops a grep whose matching outlives the time limit, with a sentence', async () => {
+    writeLongLines();
+    const server = await createFilesystemServer({ directories: [fixture.root], limits: { walkTimeMs: 1_000 } });
+    const inMemory = await connectTestClient(server);
+    try {
+      const started = performance.now();
+      const result = await inMemory.callTool('grep', { path: '.', pattern: slowPattern });
+      expect(result.isError, resultText(result)).toBe(true);
+      expect(resultText(result)).toMatch(/Stopped the search after 1 s, its time limit/);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      await inMemory.close();
+      await server.close();
+    }
   });
 });

@@ -118,12 +118,12 @@ export function grep(dependencies: ToolDependencies) {
         pendingJob = [];
       };
       const ignore = args.includeIgnored || onlyName ? undefined : IgnoreRules.forRoot(scope.directoryOf(root), root);
+      let running = true;
       const stopForTime = () => {
         running = false;
         // With nothing reported yet the cursor starts over (after ''), which is still correct.
         report.stop = { after: lastFile ?? '', why: `what ${slice.elapsedSeconds()} s of searching found` };
       };
-      let running = true;
       try {
         for (const entry of walk({
           root,
