@@ -1,7 +1,13 @@
 export { claudeDesktopConfigPath, defaultConfigPaths, findConfigFile, loadConfigFile } from './config/load-config.js';
 export type { ConfigInput, ParseConfigOptions } from './config/parse-config.js';
 export { parseConfig } from './config/parse-config.js';
-export type { HostConfig, ServerConfig, ServerTransportConfig, ToolFilter } from './config/server-config.js';
+export type {
+  ConfigProblem,
+  HostConfig,
+  ServerConfig,
+  ServerTransportConfig,
+  ToolFilter,
+} from './config/server-config.js';
 export type {
   ElicitationAnswer,
   ElicitationRequest,

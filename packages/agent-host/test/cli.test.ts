@@ -207,7 +207,7 @@ describe('mcpkit-host and VS Code inputs', () => {
     expect(chat.stdout).toContain('delta: hi\n');
     const tools = await cli(['tools'], { cwd });
     expect(tools.code).toBe(1);
-    expect(tools.stderr).toMatch(/input "who" \(Name of the echo server\) needs a value; run interactively/);
+    expect(tools.stderr).toMatch(/input "who" \(Name of the echo server\) needs a value: set MCPKIT_INPUT_WHO/);
   });
 });
 

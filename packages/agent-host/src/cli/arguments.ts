@@ -15,6 +15,8 @@ export interface CommonOptions {
   roots: string[];
   /** `tools`: only these servers are started and listed. */
   servers: string[];
+  /** Values of VS Code inputs given as `--input id=value`, by id. */
+  inputs: Record<string, string>;
   /** `install`: the entry's key in the client's config. */
   name?: string;
   /** `install`: merge into the client's config file instead of printing the entry. */
@@ -41,6 +43,7 @@ const options = {
   sampling: { type: 'string' },
   root: { type: 'string', multiple: true },
   server: { type: 'string', multiple: true },
+  input: { type: 'string', multiple: true },
   name: { type: 'string' },
   write: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -75,6 +78,8 @@ Options:
                            the other commands decline)
       --root DIR           a root directory offered to every server (repeatable; replaces the config's "roots";
                            without either, servers are offered no roots)
+      --input ID=VALUE     the value of a VS Code input (repeatable); else MCPKIT_INPUT_<ID> (ID in capitals,
+                           other characters as _), else asked at a terminal
       --name NAME          install: the entry's name in the client's config (default mcpkit-SERVER)
       --write              install: merge the entry into the client's config file, after a backup
   -h, --help               show this help
@@ -91,6 +96,16 @@ function positiveInteger(name: string, value: string | undefined): number | unde
     throw new HostError('USAGE', `--${name} takes a positive whole number; got ${JSON.stringify(value)}.`);
   }
   return number;
+}
+
+function inputValues(pairs: string[]): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0) throw new HostError('USAGE', `--input takes ID=VALUE; got ${JSON.stringify(pair)}.`);
+    values[pair.slice(0, equals)] = pair.slice(equals + 1);
+  }
+  return values;
 }
 
 /** Parses the command line with node:util parseArgs; a bad flag or value is a USAGE HostError. */
@@ -120,6 +135,7 @@ export function parseCommandLine(argv: string[]): ParsedCommand {
       ...(values.name !== undefined ? { name: values.name } : {}),
       roots: values.root ?? [],
       servers: values.server ?? [],
+      inputs: inputValues(values.input ?? []),
       ...(values.config !== undefined ? { config: values.config } : {}),
       ...(values.model !== undefined ? { model: values.model } : {}),
       ...(maxSteps !== undefined ? { maxSteps } : {}),

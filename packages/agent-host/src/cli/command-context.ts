@@ -1,5 +1,6 @@
 import { findConfigFile, loadConfigFile } from '../config/load-config.js';
 import type { ConfigInput } from '../config/parse-config.js';
+import type { ConfigProblem } from '../config/server-config.js';
 import { HostError } from '../errors.js';
 import { connectHost, type Host } from '../host.js';
 import { samplingHandler } from '../loop/sampling.js';
@@ -13,6 +14,8 @@ import { isInteractive, writeError } from './output.js';
 /** What a command works with: the connected host and, when it needs one, the model. */
 export interface CommandContext {
   host: Host;
+  /** Servers of the config that were not started because a variable or input they use has no value. */
+  problems: readonly ConfigProblem[];
   model: Model | undefined;
   close(): Promise<void>;
 }
@@ -40,12 +43,17 @@ export async function openCommandContext(options: CommonOptions, needs: CommandN
   const config = await loadConfigFile(file, {
     ...(prompt || isInteractive() ? { resolveInput: (input: ConfigInput) => askInput(reader(), input) } : {}),
     ...(needs.servers ? { only: needs.servers } : {}),
+    inputValues: options.inputs,
   }).finally(() => {
     if (inputReader && inputReader !== prompt) inputReader.close();
   });
-  const disabled = config.servers.find((server) => server.disabled);
-  if (needs.servers && disabled) {
-    throw new HostError('SERVER_UNAVAILABLE', `Server "${disabled.name}" is disabled in ${file} ("disabled": true).`);
+  const problems = config.problems ?? [];
+  // A server named on the command line that cannot be read is the command's failure; otherwise the others go on.
+  const named = problems.find((problem) => needs.servers?.includes(problem.server));
+  if (named) throw new HostError('SERVER_UNAVAILABLE', named.message);
+  for (const problem of problems) writeError(`mcpkit-host: ${problem.message}\n`);
+  if (config.servers.length === 0 && problems.length === 0) {
+    writeError(`mcpkit-host: ${file} lists no servers; add some under "mcpServers" ("servers" for VS Code).\n`);
   }
   if (options.timeoutMs !== undefined) {
     for (const server of config.servers) server.callTimeoutMs = options.timeoutMs;
@@ -73,6 +81,7 @@ export async function openCommandContext(options: CommonOptions, needs: CommandN
     });
     return {
       host,
+      problems,
       model,
       close: async () => {
         await host.close();

@@ -71,8 +71,9 @@ export async function confirmSampling(prompt: LineReader, request: SamplingReque
 
 /** Asks for the value of a VS Code input the config uses. */
 export async function askInput(prompt: LineReader, input: ConfigInput): Promise<string | undefined> {
-  const answer = await prompt.question(
-    `${input.description ?? input.id}${input.password ? ' (shown as typed)' : ''}: `,
-  );
+  const fallback = input.default !== undefined && !input.password ? ` [${input.default}]` : '';
+  const answer = await prompt.question(`${input.description ?? input.id}${fallback}: `, {
+    hidden: input.password === true,
+  });
   return answer === '' ? input.default : answer;
 }

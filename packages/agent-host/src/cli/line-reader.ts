@@ -1,5 +1,5 @@
 import { createInterface, type Interface } from 'node:readline';
-import { writeError } from './output.js';
+import { Writable } from 'node:stream';
 
 /**
  * Reads lines for the chat and for questions asked during a run. Lines are queued as they arrive, so piped input is
@@ -10,11 +10,26 @@ export class LineReader {
   private readonly waiting: Array<{ resolve(line: string): void; reject(error: Error): void }> = [];
   private closed = false;
   private readonly editor: Interface;
+  // While a hidden answer is typed, the terminal's echo of it is dropped (the prompt itself is written directly).
+  private muted = false;
 
-  constructor(input: NodeJS.ReadableStream = process.stdin) {
+  constructor(
+    input: NodeJS.ReadableStream = process.stdin,
+    private readonly output: NodeJS.WritableStream = process.stderr,
+  ) {
     const terminal = Boolean((input as { isTTY?: boolean }).isTTY);
-    this.editor = createInterface({ input, output: process.stderr, terminal });
+    const echo = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        if (!this.muted) output.write(chunk);
+        done();
+      },
+    });
+    this.editor = createInterface({ input, output: echo, terminal });
     this.editor.on('line', (line) => {
+      if (this.muted) {
+        this.muted = false;
+        output.write('\n');
+      }
       const waiter = this.waiting.shift();
       if (waiter) waiter.resolve(line);
       else this.lines.push(line);
@@ -25,12 +40,16 @@ export class LineReader {
     });
   }
 
-  /** Shows a prompt on stderr and resolves with the next line; rejects once the input has ended. */
-  question(prompt: string): Promise<string> {
-    writeError(prompt);
+  /**
+   * Shows a prompt on stderr and resolves with the next line; rejects once the input has ended. With `hidden`, what
+   * is typed is not echoed (a password).
+   */
+  question(prompt: string, options: { hidden?: boolean } = {}): Promise<string> {
+    this.output.write(prompt);
     const queued = this.lines.shift();
     if (queued !== undefined) return Promise.resolve(queued);
     if (this.closed) return Promise.reject(new Error('input closed'));
+    this.muted = options.hidden === true;
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { errorMessage, HostError } from '../errors.js';
+import { basename, dirname, join, resolve } from 'node:path';
+import { HostError } from '../errors.js';
 import { type ParseConfigOptions, parseConfig } from './parse-config.js';
+import { parseJsonc } from './parse-jsonc.js';
 import type { HostConfig } from './server-config.js';
 
 /** Where Claude Desktop keeps its config on this platform. */
@@ -16,9 +17,18 @@ export function claudeDesktopConfigPath(platform: NodeJS.Platform = process.plat
   return join(process.env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Claude', 'claude_desktop_config.json');
 }
 
-/** The files tried when no config is named, in order: `./mcp.json`, `./.vscode/mcp.json`, Claude Desktop's. */
+/**
+ * The files tried when no config is named, in order: `./mcp.json`, Claude Code's `./.mcp.json`, VS Code's
+ * `./.vscode/mcp.json`, Cursor's `./.cursor/mcp.json`, Claude Desktop's.
+ */
 export function defaultConfigPaths(cwd = process.cwd()): string[] {
-  return [join(cwd, 'mcp.json'), join(cwd, '.vscode', 'mcp.json'), claudeDesktopConfigPath()];
+  return [
+    join(cwd, 'mcp.json'),
+    join(cwd, '.mcp.json'),
+    join(cwd, '.vscode', 'mcp.json'),
+    join(cwd, '.cursor', 'mcp.json'),
+    claudeDesktopConfigPath(),
+  ];
 }
 
 /** Finds the config to use: the one named, or the first default that exists. */
@@ -39,7 +49,10 @@ export function findConfigFile(named?: string, cwd = process.cwd()): string {
   return found;
 }
 
-/** Reads and parses a config file; `${workspaceFolder}` is the folder holding it (the parent of `.vscode`). */
+/**
+ * Reads and parses a config file (JSON with comments and trailing commas); `${workspaceFolder}` is the folder holding
+ * it (the parent of `.vscode` or `.cursor`).
+ */
 export async function loadConfigFile(
   path: string,
   options: Omit<ParseConfigOptions, 'file'> = {},
@@ -50,13 +63,8 @@ export async function loadConfigFile(
   } catch (error) {
     throw new HostError('CONFIG_NOT_FOUND', `Cannot read config file ${path}.`, { cause: error });
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new HostError('CONFIG_INVALID', `${path}: is not valid JSON (${errorMessage(error)}).`, { cause: error });
-  }
+  const json = parseJsonc(text, path);
   const folder = dirname(path);
-  const workspaceFolder = folder.endsWith('.vscode') ? dirname(folder) : folder;
+  const workspaceFolder = ['.vscode', '.cursor'].includes(basename(folder)) ? dirname(folder) : folder;
   return parseConfig(json, { workspaceFolder, ...options, file: path });
 }

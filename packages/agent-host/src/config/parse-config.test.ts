@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: configs spell ${...} references literally.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './parse-config.js';
 
@@ -84,7 +84,6 @@ describe('parseConfig', () => {
     [{ mcpServers: { db: { args: [] } } }, /server "db": needs "command" \(a stdio server\) or "url"/],
     [{ mcpServers: { db: { command: 'x', timeout: -1 } } }, /server "db": field "timeout"/],
     [{ mcpServers: { db: { command: 'x', tools: { allow: 'query' } } } }, /server "db": field "tools\.allow"/],
-    [{ mcpServers: { db: { command: '${env:NOPE}' } } }, /server "db": field "command": environment variable NOPE/],
     [{ mcpServers: { db: 'npx db' } }, /^mcp\.json: server "db": must be an object/],
     [{ mcpServers: [] }, /field "mcpServers" must be an object/],
     [{ something: {} }, /has neither "mcpServers".*nor "servers"/],
@@ -93,15 +92,66 @@ describe('parseConfig', () => {
     await expect(parseConfig(json, { file: 'mcp.json', environment: {} })).rejects.toThrow(message);
   });
 
-  it('says how to give a VS Code input a value when nothing can ask for it', async () => {
+  it('takes input values from --input, then MCPKIT_INPUT_<ID>, then the person, then the default', async () => {
+    const json = {
+      inputs: [
+        { type: 'promptString', id: 'api-key', description: 'The key' },
+        { type: 'promptString', id: 'region', default: 'eu' },
+        { type: 'promptString', id: 'user' },
+      ],
+      servers: { a: { command: 'x', args: ['${input:api-key}', '${input:region}', '${input:user}'] } },
+    };
+    const asked: string[] = [];
+    const resolveInput = async (input: { id: string }) => {
+      asked.push(input.id);
+      return input.id === 'user' ? 'asked' : undefined;
+    };
+    const fromEnvironment = await parseConfig(json, {
+      file: 'mcp.json',
+      environment: { MCPKIT_INPUT_API_KEY: 'from-env' },
+      resolveInput,
+    });
+    expect(fromEnvironment.servers[0]?.transport).toMatchObject({ args: ['from-env', 'eu', 'asked'] });
+    expect(asked).toEqual(['region', 'user']);
+    const fromFlag = await parseConfig(json, {
+      file: 'mcp.json',
+      environment: { MCPKIT_INPUT_API_KEY: 'from-env', MCPKIT_INPUT_USER: 'env-user' },
+      inputValues: { 'api-key': 'from-flag' },
+    });
+    expect(fromFlag.servers[0]?.transport).toMatchObject({ args: ['from-flag', 'eu', 'env-user'] });
+  });
+
+  it('leaves out only the server whose variable or input has no value, saying which and how to give it', async () => {
     const json = {
       inputs: [{ type: 'promptString', id: 'key', description: 'The key' }],
-      servers: { a: { command: 'x', env: { KEY: '${input:key}' } } },
+      servers: {
+        a: { command: 'x', env: { KEY: '${input:key}' } },
+        b: { command: '${env:NOPE}' },
+        c: { command: 'c' },
+        d: { command: '${env:NOPE}', disabled: true },
+      },
     };
-    await expect(parseConfig(json, { file: 'mcp.json' })).rejects.toMatchObject({
-      code: 'CONFIG_INPUT_MISSING',
-      message: expect.stringMatching(/input "key" \(The key\) needs a value/),
-    });
+    const config = await parseConfig(json, { file: 'mcp.json', environment: {} });
+    expect(config.servers.map((server) => server.name)).toEqual(['c']);
+    expect(config.problems).toEqual([
+      {
+        server: 'a',
+        message:
+          'mcp.json: server "a": input "key" (The key) needs a value: set MCPKIT_INPUT_KEY, pass --input key=VALUE, ' +
+          'or run at a terminal to be asked. Server "a" is not started.',
+      },
+      {
+        server: 'b',
+        message:
+          'mcp.json: server "b": field "command": environment variable NOPE is not set. Server "b" is not started.',
+      },
+    ]);
+  });
+
+  it("expands Cursor's ${workspaceFolderBasename}, ${pathSeparator} and ${/}", async () => {
+    const json = { mcpServers: { a: { command: 'x', args: ['${workspaceFolderBasename}${pathSeparator}a${/}b'] } } };
+    const config = await parseConfig(json, { file: 'mcp.json', workspaceFolder: join('/work', 'project') });
+    expect(config.servers[0]?.transport).toMatchObject({ args: [['project', 'a', 'b'].join(sep)] });
   });
 });
 

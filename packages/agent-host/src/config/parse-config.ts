@@ -2,8 +2,10 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { HostError } from '../errors.js';
+import { type ConfigInput, inputResolver } from './config-inputs.js';
 import { readEnvFile } from './env-file.js';
 import {
+  type ConfigProblem,
   defaultCallTimeoutMs,
   defaultStartupTimeoutMs,
   type HostConfig,
@@ -12,14 +14,7 @@ import {
 } from './server-config.js';
 import { inputReferences, type SubstitutionContext, substitute } from './substitute.js';
 
-/** A VS Code `inputs` entry: a value asked of the user once and referred to as `${input:ID}`. */
-export interface ConfigInput {
-  id: string;
-  type: string;
-  description?: string;
-  password?: boolean;
-  default?: string;
-}
+export type { ConfigInput } from './config-inputs.js';
 
 /** How to read a config object. */
 export interface ParseConfigOptions {
@@ -29,8 +24,10 @@ export interface ParseConfigOptions {
   environment?: NodeJS.ProcessEnv;
   /** Value of `${workspaceFolder}`; default the working directory. */
   workspaceFolder?: string;
-  /** Supplies the value of a VS Code input; undefined means none (an error when a server uses it). */
+  /** Asks a person for the value of a VS Code input; undefined means no answer (then the input's default). */
   resolveInput?(input: ConfigInput): Promise<string | undefined>;
+  /** Values of VS Code inputs by id (`--input id=value`); they win over `MCPKIT_INPUT_<ID>` and asking. */
+  inputValues?: Record<string, string>;
   /** Reads only these servers: the others are neither checked nor asked inputs for; an unknown name is an error. */
   only?: readonly string[];
 }
@@ -104,7 +101,10 @@ function serversOf(json: Record<string, unknown>, file: string): { servers: Reco
   );
 }
 
-/** The entries of the servers named in `only` (all when absent); an unknown name lists the enabled servers. */
+/**
+ * The entries of the servers named in `only` (all when absent); an unknown name lists the enabled servers, and a
+ * disabled one is refused as such.
+ */
 function selectServers(servers: Record<string, unknown>, only: readonly string[] | undefined, file: string) {
   const entries = Object.entries(servers);
   if (only === undefined) return entries;
@@ -116,7 +116,31 @@ function selectServers(servers: Record<string, unknown>, only: readonly string[]
       `${file} has no server "${unknown}" (its servers: ${enabled.join(', ') || 'none'}).`,
     );
   }
+  const disabled = only.find((name) => isRecord(servers[name]) && servers[name].disabled === true);
+  if (disabled !== undefined) {
+    throw new HostError('SERVER_UNAVAILABLE', `Server "${disabled}" is disabled in ${file} ("disabled": true).`);
+  }
   return entries.filter(([name]) => only.includes(name));
+}
+
+// The failures that disable one server rather than refuse the whole config.
+const serverProblemCodes: readonly string[] = ['CONFIG_VARIABLE_UNSET', 'CONFIG_INPUT_MISSING'];
+
+/** The values of the inputs one server entry refers to; errors name the server. */
+async function serverInputs(
+  entry: unknown,
+  where: string,
+  inputValue: (id: string) => Promise<string>,
+): Promise<Record<string, string>> {
+  const inputs: Record<string, string> = {};
+  for (const id of new Set(inputReferences(JSON.stringify(entry)))) {
+    try {
+      inputs[id] = await inputValue(id);
+    } catch (error) {
+      throw HostError.isInstance(error) ? new HostError(error.code, `${where}: ${error.message}`) : error;
+    }
+  }
+  return inputs;
 }
 
 /**
@@ -133,44 +157,44 @@ export async function parseConfig(json: unknown, options: ParseConfigOptions = {
   if (!parsedInputs.success) throw invalid(`${file}: inputs`, parsedInputs.error);
   const declaredInputs = new Map(parsedInputs.data.map((input) => [input.id, input]));
 
+  const environment = options.environment ?? process.env;
   const context: Omit<SubstitutionContext, 'where'> = {
-    environment: options.environment ?? process.env,
+    environment,
     inputs: {},
     workspaceFolder: options.workspaceFolder ?? process.cwd(),
     userHome: homedir(),
   };
-
-  // Inputs are asked once each, only when a server uses them.
-  const used = new Set(inputReferences(JSON.stringify(entries)));
-  for (const id of used) {
-    const declared = declaredInputs.get(id);
-    if (!declared) {
-      throw new HostError('CONFIG_INVALID', `${file}: refers to input "${id}", which "inputs" does not declare.`);
-    }
-    const value = (await options.resolveInput?.(declared)) ?? declared.default;
-    if (value === undefined) {
-      throw new HostError(
-        'CONFIG_INPUT_MISSING',
-        `${file}: input "${id}" (${declared.description ?? 'no description'}) needs a value; run interactively to be asked for it.`,
-      );
-    }
-    context.inputs[id] = value;
-  }
+  // Inputs are asked once each, only when a server that is read uses them.
+  const inputValue = inputResolver(declaredInputs, {
+    environment,
+    ...(options.inputValues ? { values: options.inputValues } : {}),
+    ...(options.resolveInput ? { ask: options.resolveInput } : {}),
+  });
 
   const roots = parseRoots(json.roots, file, context);
   const result: ServerConfig[] = [];
+  const problems: ConfigProblem[] = [];
   for (const [name, entry] of entries) {
-    const server = parseServer(name, entry, file, context);
-    if (server.roots === undefined && roots !== undefined) server.roots = roots;
-    const envFile = isRecord(entry) && typeof entry.envFile === 'string' ? entry.envFile : undefined;
-    if (envFile !== undefined && server.transport.kind === 'stdio') {
-      const where = `${file}: server "${name}": field "envFile"`;
-      const path = resolve(context.workspaceFolder, substitute(envFile, { ...context, where }));
-      server.transport.env = { ...(await readEnvFile(path, where)), ...server.transport.env };
+    const where = `${file}: server "${name}"`;
+    try {
+      const inputs = isRecord(entry) && entry.disabled === true ? {} : await serverInputs(entry, where, inputValue);
+      const server = parseServer(name, entry, file, { ...context, inputs });
+      if (server.roots === undefined && roots !== undefined) server.roots = roots;
+      const envFile = isRecord(entry) && typeof entry.envFile === 'string' ? entry.envFile : undefined;
+      if (envFile !== undefined && server.transport.kind === 'stdio') {
+        const at = `${where}: field "envFile"`;
+        const path = resolve(context.workspaceFolder, substitute(envFile, { ...context, where: at }));
+        server.transport.env = { ...(await readEnvFile(path, at)), ...server.transport.env };
+      }
+      result.push(server);
+    } catch (error) {
+      // A variable or input without a value disables only the server that uses it (a disabled one says nothing).
+      if (!HostError.isInstance(error) || !serverProblemCodes.includes(error.code)) throw error;
+      if (isRecord(entry) && entry.disabled === true) continue;
+      problems.push({ server: name, message: `${error.message} Server "${name}" is not started.` });
     }
-    result.push(server);
   }
-  return { servers: result, source: file };
+  return { servers: result, problems, source: file };
 }
 
 /** The top-level `roots` (directories offered to every server without its own), resolved against the workspace. */

@@ -42,9 +42,18 @@ export interface ServerConfig {
   disabled: boolean;
 }
 
+/** A server of the config left out because a variable or input it uses has no value. */
+export interface ConfigProblem {
+  server: string;
+  /** Names the file, the server, the field and the variable or input. */
+  message: string;
+}
+
 /** A loaded config: the servers in file order, and where they came from. */
 export interface HostConfig {
   servers: ServerConfig[];
+  /** Servers left out of `servers`, each with why; absent or empty when every server could be read. */
+  problems?: ConfigProblem[];
   /** The file the config was read from, when it came from a file. */
   source?: string;
 }

@@ -1,3 +1,4 @@
+import { basename, sep } from 'node:path';
 import { HostError } from '../errors.js';
 
 /** What `${...}` references resolve against. */
@@ -14,12 +15,13 @@ export interface SubstitutionContext {
   where: string;
 }
 
-// ${env:NAME}, ${input:ID}, ${workspaceFolder}, ${userHome}, ${NAME}, ${NAME:-default}
-const reference = /\$\{(?:(env|input):([^}]+)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}/g;
+// ${env:NAME}, ${input:ID}, ${workspaceFolder}, ${userHome}, ${NAME}, ${NAME:-default}, ${/}
+const reference = /\$\{(?:(env|input):([^}]+)|([A-Za-z_][A-Za-z0-9_]*|\/)(?::-([^}]*))?)\}/g;
 
 /**
  * Replaces `${env:NAME}` (VS Code, Cursor), `${NAME}` and `${NAME:-default}` (Claude Code), `${input:ID}`,
- * `${workspaceFolder}` and `${userHome}` in one string. A missing variable without a default is an error that says
+ * `${workspaceFolder}`, `${workspaceFolderBasename}`, `${userHome}`, `${pathSeparator}` and `${/}` (Cursor) in one
+ * string. A missing variable without a default is an error that says
  * which one, rather than an empty string that fails later in a confusing way.
  */
 export function substitute(value: string, context: SubstitutionContext): string {
@@ -33,13 +35,24 @@ export function substitute(value: string, context: SubstitutionContext): string 
     }
     const name = scope === 'env' ? scoped : bare;
     if (name === undefined) return whole;
-    if (scope === undefined && name === 'workspaceFolder') return context.workspaceFolder;
-    if (scope === undefined && name === 'userHome') return context.userHome;
+    if (scope === undefined) {
+      const predefined = predefinedVariable(name, context);
+      if (predefined !== undefined) return predefined;
+    }
     const found = context.environment[name];
     if (found !== undefined) return found;
     if (fallback !== undefined) return fallback;
-    throw new HostError('CONFIG_INVALID', `${context.where}: environment variable ${name} is not set.`);
+    throw new HostError('CONFIG_VARIABLE_UNSET', `${context.where}: environment variable ${name} is not set.`);
   });
+}
+
+/** The value of a variable the editors define themselves, or undefined for any other name. */
+function predefinedVariable(name: string, context: SubstitutionContext): string | undefined {
+  if (name === 'workspaceFolder') return context.workspaceFolder;
+  if (name === 'workspaceFolderBasename') return basename(context.workspaceFolder);
+  if (name === 'userHome') return context.userHome;
+  if (name === 'pathSeparator' || name === '/') return sep;
+  return undefined;
 }
 
 /** The `${input:ID}` ids a string refers to. */

@@ -2,16 +2,16 @@ import type { ParsedCommand } from '../arguments.js';
 import { openCommandContext } from '../command-context.js';
 import { writeOut } from '../output.js';
 
-/** `tools`: every connected server with its state, the roots it was offered, and its tools (model-facing name and description). */
+/** `tools`: every server with its state, the roots it was offered, and its tools (model-facing name, description). */
 export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
-  const { servers } = parsed.options;
+  const named = parsed.options.servers;
   const context = await openCommandContext(parsed.options, {
     model: 'optional',
-    ...(servers.length > 0 ? { servers } : {}),
+    ...(named.length > 0 ? { servers: named } : {}),
   });
   try {
     const { host } = context;
-    const servers = host.connections.map((connection) => ({
+    const listed = host.connections.map((connection) => ({
       server: connection.name,
       state: connection.state,
       ...(connection.error ? { error: connection.error } : {}),
@@ -21,9 +21,18 @@ export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
         .filter((entry) => entry.server === connection.name)
         .map((entry) => ({ name: entry.modelName, tool: entry.tool, description: entry.definition.description ?? '' })),
     }));
+    const notStarted = context.problems.map((problem) => ({
+      server: problem.server,
+      state: 'not started',
+      error: problem.message,
+      roots: [],
+      tools: [],
+    }));
+    const servers = [...listed, ...notStarted];
+    const failed = host.failures.length > 0 || notStarted.length > 0;
     if (parsed.options.json) {
       writeOut(`${JSON.stringify(servers, null, 2)}\n`);
-      return host.failures.length > 0 ? 1 : 0;
+      return failed ? 1 : 0;
     }
     const lines: string[] = [];
     for (const server of servers) {
@@ -38,8 +47,8 @@ export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
         );
       }
     }
-    writeOut(`${lines.join('\n')}\n`);
-    return host.failures.length > 0 ? 1 : 0;
+    if (lines.length > 0) writeOut(`${lines.join('\n')}\n`);
+    return failed ? 1 : 0;
   } finally {
     await context.close();
   }
