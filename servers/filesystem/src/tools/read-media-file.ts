@@ -23,11 +23,11 @@ export function readMediaFile(dependencies: ToolDependencies) {
       try {
         const cap = dependencies.limits.mediaBytes;
         const overCap = (size: string) =>
-          new ToolError(`${path} is ${size} bytes, over the ${cap.toLocaleString('en-US')}-byte cap for media files.`);
-        if (file.stats.size > cap) throw overCap(file.stats.size.toLocaleString('en-US'));
+          new ToolError(`${path} is ${size}, over the ${cap.toLocaleString('en-US')}-byte cap for media files.`);
+        if (file.stats.size > cap) throw overCap(`${file.stats.size.toLocaleString('en-US')} bytes`);
         // Read from the same descriptor with a hard limit: a file growing since the check still cannot pass the cap.
         const data = await readAtMost(file.handle, cap, context.signal);
-        if (!data) throw overCap('more than');
+        if (!data) throw overCap('growing');
         const mimeType = mimeTypeOf(file.path);
         if (mimeType.startsWith('image/')) return image(data, mimeType);
         if (mimeType.startsWith('audio/')) return audio(data, mimeType);
