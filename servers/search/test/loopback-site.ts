@@ -59,6 +59,10 @@ const routes: Record<string, Handler> = {
   '/slow': () => {
     // never answers
   },
+  '/tiny-page': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end('<html><head><title>Tiny</title></head><body><h1>Tiny</h1><p>A <b>small</b> page.</p></body></html>');
+  },
   // Flat by a tag count (every open has a close) but nested 3,000 deep in the DOM: a stray </b> closes nothing.
   '/tag-soup': (_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html' });

@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { connectTestClient, type TestClient } from '@mcpkit/server-kit/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createSearchServer } from '../src/server.js';
+import { type LoopbackSite, startLoopbackSite } from './loopback-site.js';
+
+// A full garbage collection on demand, without a special flag for the whole test run: the flag is set now and a new
+// context picks up the `gc` function it exposes.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+function heapAfterGc(): number {
+  collectGarbage();
+  collectGarbage();
+  return process.memoryUsage().heapUsed;
+}
+
+let base: string;
+let site: LoopbackSite;
+
+beforeAll(async () => {
+  base = mkdtempSync(join(tmpdir(), 'mcpkit-search-soak-'));
+  mkdirSync(join(base, 'docs'));
+  for (let index = 0; index < 50; index++) {
+    writeFileSync(join(base, 'docs', `note-${index}.md`), `# Note ${index}\n\nThe walrus counts ${index} fish.\n`);
+  }
+  site = await startLoopbackSite();
+});
+
+afterAll(async () => {
+  await site.close();
+  rmSync(base, { recursive: true, force: true });
+});
+
+it('does not grow with the number of calls (16 clients at once, 3,840 cheap calls of every kind)', async () => {
+  const server = createSearchServer({
+    directories: [join(base, 'docs')],
+    indexFile: ':memory:',
+    watch: false,
+    allowPrivate: true,
+    logLevel: 'emergency',
+  });
+  const clients: TestClient[] = [];
+  try {
+    for (let index = 0; index < 16; index++) clients.push(await connectTestClient(server));
+    const document = pathToFileURL(join(base, 'docs', 'note-7.md')).href;
+    let calls = 0;
+    const round = (count: number) =>
+      Promise.all(
+        clients.map(async (client, number) => {
+          for (let step = 0; step < count; step++) {
+            const results = await Promise.all([
+              client.callTool('search', { query: 'walrus fish', limit: 5, path_glob: 'note-*.md' }),
+              client.callTool('get_document', { path: `note-${(number + step) % 50}.md`, limit: 3 }),
+              client.callTool('index_status', {}),
+              // Through the worker pool (HTML conversion) every few rounds: its waits must not leave listeners.
+              step % 4 === 0
+                ? client.callTool('fetch_url', { url: `${site.origin}/tiny-page` })
+                : client.client.readResource({ uri: document }).then(() => ({ isError: false })),
+            ]);
+            for (const result of results) expect(result.isError).toBeFalsy();
+            calls += results.length;
+          }
+        }),
+      );
+    await round(20); // code compiled, workers started, caches filled
+    calls = 0;
+    const before = heapAfterGc();
+    await round(60);
+    const perCall = (heapAfterGc() - before) / calls;
+    expect(calls).toBe(3840);
+    // About 80 bytes here (noise); a leak of a kilobyte in any one kind of call would pass 200.
+    expect(perCall, 'heap bytes kept per call').toBeLessThan(200);
+  } finally {
+    for (const client of clients) await client.close();
+    await server.close();
+  }
+}, 60_000);
