@@ -4,7 +4,7 @@ import { createAgent } from '../src/loop/agent.js';
 import type { AgentEvent } from '../src/loop/agent-events.js';
 import { samplingHandler } from '../src/loop/sampling.js';
 import { startScriptedModel } from '../src/testing/index.js';
-import { fixtureServer } from './helpers.js';
+import { fixtureServer, textOf } from './helpers.js';
 
 const quiet = { log: () => {} };
 
@@ -186,14 +186,18 @@ describe('the agent loop with server requests', () => {
     );
     const refused = await denied.call('work', 'summarize', { text: 'x' });
     expect(refused.isError).toBe(true);
-    expect(JSON.stringify(refused.content)).toContain('does not let servers use its model');
+    // One sentence, with the protocol's "MCP error -1:" said once (the server's SDK adds it).
+    expect(textOf(refused)).toBe(
+      'sampling refused: MCP error -1: The host declined the sampling request of server "work" (--sampling deny).',
+    );
 
     await using asked = await connectHost(
       { servers: [fixtureServer('work', 'echo-server.mjs')] },
       { ...quiet, sample: samplingHandler({ policy: 'ask', model }) },
     );
-    expect(JSON.stringify((await asked.call('work', 'summarize', { text: 'x' })).content)).toContain(
-      "needs the user's consent and no one can be asked",
+    expect(textOf(await asked.call('work', 'summarize', { text: 'x' }))).toBe(
+      'sampling refused: MCP error -1: The host declined the sampling request of server "work" because no one can ' +
+        'be asked here (--sampling allow lets servers use the model).',
     );
 
     const confirmed: string[] = [];

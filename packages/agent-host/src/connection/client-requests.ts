@@ -93,8 +93,11 @@ export function installClientRequestHandlers(client: Client, server: string, han
           ...(request.params.systemPrompt ? { systemPrompt: request.params.systemPrompt } : {}),
         });
       } catch (error) {
-        // -1 is what the spec suggests for a user who rejected the request.
-        throw new McpError(-1, errorMessage(error));
+        // -1 is what the spec suggests for a user who rejected the request. The SDK sends an error's message as it
+        // is and the server's SDK adds "MCP error -1: " again, so the message leaves without the prefix.
+        const refusal = new McpError(-1, '');
+        refusal.message = errorMessage(error);
+        throw refusal;
       }
       return {
         role: 'assistant',

@@ -21,13 +21,17 @@ export function samplingHandler(
 ): (request: SamplingRequest) => Promise<{ text: string; model: string }> {
   return async (request) => {
     if (options.policy === 'deny') {
-      throw new HostError('USAGE', `The host does not let servers use its model (server "${request.server}" asked).`);
+      throw new HostError(
+        'USAGE',
+        `The host declined the sampling request of server "${request.server}" (--sampling deny).`,
+      );
     }
     if (options.policy === 'ask') {
       if (!options.confirm) {
         throw new HostError(
           'USAGE',
-          `Sampling declined: server "${request.server}" needs the user's consent and no one can be asked here.`,
+          `The host declined the sampling request of server "${request.server}" because no one can be asked here ` +
+            '(--sampling allow lets servers use the model).',
         );
       }
       if (!(await options.confirm(request))) {
