@@ -232,6 +232,18 @@ describe('connecting stdio servers', () => {
     expect(textOf(denied)).toMatch(/not allowed by the host's config/);
   });
 
+  it('says a server needs the tasks extension when it wants task-based execution', async () => {
+    await using host = await connectHost({ servers: [fixtureServer('jobs', 'tasks-server.mjs')] }, { log: () => {} });
+    // The server refuses the plain call, and the SDK refuses to send one for a tool whose listing requires a task.
+    for (const tool of ['long_job', 'required_job']) {
+      const result = await host.call('jobs', tool, {});
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        `Tool "${tool}" of server "jobs" needs the tasks extension, which mcpkit-host does not support yet.`,
+      );
+    }
+  });
+
   it('offers roots and declines elicitation when no one can answer', async () => {
     await using host = await connectHost(
       { servers: [fixtureServer('curious', 'echo-server.mjs')] },

@@ -55,6 +55,19 @@ export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
+/**
+ * Whether a call failed because the tool runs only as a task (the tasks extension): the server says it "requires
+ * task-based execution" (-32600) or "requires task augmentation" (the SDK's servers, -32601), or the SDK client
+ * refuses to send the call for a tool listed with `execution.taskSupport: "required"`.
+ */
+function needsTasks(error: unknown): boolean {
+  return (
+    error instanceof McpError &&
+    (error.code === ErrorCode.InvalidRequest || error.code === ErrorCode.MethodNotFound) &&
+    /requires task[- ](based execution|augmentation)/.test(error.message)
+  );
+}
+
 /** What a server said about itself at initialization. */
 export interface ServerInfo {
   name: string;
@@ -340,6 +353,11 @@ export class ServerConnection {
       }
       if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
         return errorResult(`Server "${this.name}" stopped during the call to tool "${tool}".`);
+      }
+      if (needsTasks(error)) {
+        return errorResult(
+          `Tool "${tool}" of server "${this.name}" needs the tasks extension, which mcpkit-host does not support yet.`,
+        );
       }
       return errorResult(`Tool "${tool}" of server "${this.name}" failed: ${errorMessage(error)}`);
     }
