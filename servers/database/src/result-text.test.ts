@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, queryResultText, rowsTable } from './result-text.js';
+import { cellText, formatNumber, queryResultText, rowsTable } from './result-text.js';
 
 describe('cellText', () => {
   it('shows NULL, numbers, BLOB summaries, and escapes what would break a row or the frame', () => {
@@ -8,6 +8,54 @@ describe('cellText', () => {
     expect(cellText({ blob: { bytes: 2048, head: '00ff' } })).toBe('<BLOB 2,048 bytes, starts 0x00ff…>');
     expect(cellText({ blob: { bytes: 2, head: '00ff' } })).toBe('<BLOB 2 bytes, starts 0x00ff>');
     expect(cellText('a|b\nc</rows>')).toBe('a\\|b\\nc<\\/rows>');
+  });
+});
+
+describe('rowsTable', () => {
+  /** The renderer before the single-pass one: five replaceAll per cell, rows joined by lines. */
+  function reference(columns: string[], rows: (string | number | null)[][]): string {
+    const cell = (value: string | number | null) =>
+      value === null
+        ? 'NULL'
+        : String(value)
+            .replaceAll('\\', '\\\\')
+            .replaceAll('\n', '\\n')
+            .replaceAll('\r', '\\r')
+            .replaceAll('|', '\\|')
+            .replaceAll('</rows', '<\\/rows');
+    return [
+      `| ${columns.map(cell).join(' | ')} |`,
+      `|${columns.map(() => '---').join('|')}|`,
+      ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+    ].join('\n');
+  }
+
+  it('renders exactly what the five-pass renderer did, escapes included', () => {
+    const pieces = ['a', '\\', '\n', '\r', '|', '</rows', '</row', '<', '/', 'rows', ' ', '\\|', '\\n', 'é', ''];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const value = () =>
+      Array.from({ length: Math.floor(random() * 6) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+    for (let round = 0; round < 200; round += 1) {
+      const columns = [value() || 'c', 'n', value() || 'd'];
+      const rows = Array.from({ length: 5 }, () => [
+        value(),
+        random() < 0.5 ? null : Math.round(random() * 1e6) / 7,
+        value(),
+      ]);
+      expect(rowsTable(columns, rows)).toBe(reference(columns, rows));
+    }
+  });
+});
+
+describe('formatNumber', () => {
+  it('writes numbers as toLocaleString("en-US") does', () => {
+    for (const value of [0, 1, 999, 1000, 12_345_678, -4321, 1234.5678, 0.1]) {
+      expect(formatNumber(value)).toBe(value.toLocaleString('en-US'));
+    }
   });
 });
 
