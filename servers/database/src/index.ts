@@ -6,7 +6,9 @@ export type {
   ExecuteResult,
   ExplainResult,
   QueryRequest,
+  QueryRenderLimits,
   QueryResult,
+  SerializedQueryResult,
   TableDescription,
   TableSummary,
 } from './engines/engine.js';

@@ -88,6 +88,18 @@ export interface QueryResult {
   elapsedMs: number;
 }
 
+/** What rendering a query result needs besides the rows asked for: the result's character budget and the row cap. */
+export interface QueryRenderLimits {
+  budget: number;
+  maxRows: number;
+}
+
+/** A query tool result as text and its structured content serialized as JSON. */
+export interface SerializedQueryResult {
+  text: string;
+  structuredJson: string;
+}
+
 /** The plan of a statement, as lines of text (an indented tree). */
 export interface ExplainResult {
   plan: string[];
@@ -116,6 +128,11 @@ export interface DatabaseEngine {
   schemaText(signal: AbortSignal): Promise<string>;
   /** Runs one read statement under the read-only rules; throws ToolError for a refused or failing statement. */
   query(request: QueryRequest, signal: AbortSignal): Promise<QueryResult>;
+  /**
+   * Runs one read like `query` and renders the query tool's result where the rows are (a worker process), so that
+   * only two strings travel back; engines without it have their rows rendered by the tool.
+   */
+  renderQuery?(request: QueryRequest, render: QueryRenderLimits, signal: AbortSignal): Promise<SerializedQueryResult>;
   explain(request: Omit<QueryRequest, 'maxRows'>, signal: AbortSignal): Promise<ExplainResult>;
   /** Runs one write statement; only when the engine is writable. */
   execute(request: QueryRequest, signal: AbortSignal): Promise<ExecuteResult>;

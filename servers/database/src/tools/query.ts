@@ -1,8 +1,7 @@
 import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { DatabaseDependencies } from '../dependencies.js';
-import { fitToBudget } from '../result-budget.js';
-import { queryResultText } from '../result-text.js';
+import { renderQueryResult } from '../query-result.js';
 import { rowsOutput, statementParameters, statementSql } from './schemas.js';
 
 /** The query tool: one read statement with bound parameters, capped in rows, size and time. */
@@ -29,21 +28,16 @@ export function query({ engine, limits }: DatabaseDependencies) {
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     budget: limits.resultChars,
     async handler({ sql, params, max_rows }, { signal }) {
-      const requested = max_rows ?? limits.maxRows;
-      const result = await engine.query({ sql, params, maxRows: requested }, signal);
-      // Text and structured content hold the same rows, and together they stay within the budget.
-      const { text, structured } = fitToBudget(result, limits.resultChars, (shown) => ({
-        text: queryResultText(shown, { maxRows: limits.maxRows, requested }),
-        structured: {
-          columns: shown.columns,
-          rows: shown.rows,
-          rowCount: shown.rows.length,
-          ...(shown.truncated ? { truncated: shown.truncated } : {}),
-          ...(shown.totalRows !== undefined ? { totalRows: shown.totalRows } : {}),
-          ...(shown.totalRowsAtLeast !== undefined ? { totalRowsAtLeast: shown.totalRowsAtLeast } : {}),
-          ...(shown.omittedColumns ? { omittedColumns: shown.omittedColumns } : {}),
-        },
-      }));
+      const request = { sql, params, maxRows: max_rows ?? limits.maxRows };
+      const render = { budget: limits.resultChars, maxRows: limits.maxRows };
+      // Text and structured content hold the same rows, and together they stay within the budget. An engine that
+      // renders where the rows are (SQLite's worker process) sends the result as two strings.
+      if (engine.renderQuery) {
+        const { text, structuredJson } = await engine.renderQuery(request, render, signal);
+        return { content: [{ type: 'text', text }], structuredContent: JSON.parse(structuredJson) };
+      }
+      const result = await engine.query(request, signal);
+      const { text, structured } = renderQueryResult(result, { ...render, requested: request.maxRows });
       return { content: [{ type: 'text', text }], structuredContent: structured };
     },
   });

@@ -9,6 +9,7 @@ import type {
   ExplainResult,
   QueryRequest,
   QueryResult,
+  SerializedQueryResult,
   TableDescription,
   TableSummary,
 } from '../engine.js';
@@ -159,6 +160,8 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
       ((await run({ op: 'describe_table', name }, signal)) as TableDescription | null) ?? undefined,
     schemaText: async (signal) => (await run({ op: 'schema' }, signal)) as string,
     query: async (request: QueryRequest, signal) => (await run({ op: 'query', query: request }, signal)) as QueryResult,
+    renderQuery: async (request, render, signal) =>
+      (await run({ op: 'render_query', query: request, render }, signal)) as SerializedQueryResult,
     explain: async (request, signal) => (await run({ op: 'explain', query: request }, signal)) as ExplainResult,
     execute: async (request, signal) => {
       if (!writable) throw new ToolError('This server is read-only: start it with --allow-write to run writes.');

@@ -2,6 +2,7 @@
 // neither a worker thread's terminate() nor any JavaScript timer can reach it; a process can always be killed, so
 // each query runs here and the server kills this process at the query's deadline (see ADR 0200).
 
+import { serializeQueryResult } from '../../query-result.js';
 import { StatementError } from '../../statement-safety.js';
 import { describeTable, listTables, schemaText } from './sqlite-catalog.js';
 import { SqliteConnection, type SqliteConnectionOptions } from './sqlite-connection.js';
@@ -18,6 +19,12 @@ function handle(request: WorkerRequest): unknown {
   switch (request.op) {
     case 'query':
       return connection.query(request.query);
+    case 'render_query':
+      // The finished tool result, so that the server passes two strings on instead of copying rows.
+      return serializeQueryResult(connection.query(request.query), {
+        ...request.render,
+        requested: request.query.maxRows,
+      });
     case 'explain':
       return connection.explain(request.query);
     case 'execute':

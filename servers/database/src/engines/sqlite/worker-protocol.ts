@@ -1,10 +1,11 @@
-import type { QueryRequest } from '../engine.js';
+import type { QueryRenderLimits, QueryRequest } from '../engine.js';
 import type { SqliteConnectionOptions } from './sqlite-connection.js';
 
 /** A request from the server to a SQLite worker process. */
 export type WorkerRequest = { id: number } & (
   | { op: 'open'; options: SqliteConnectionOptions }
   | { op: 'query' | 'execute'; query: QueryRequest }
+  | { op: 'render_query'; query: QueryRequest; render: QueryRenderLimits }
   | { op: 'explain'; query: Omit<QueryRequest, 'maxRows'> }
   | { op: 'list_tables' | 'schema' }
   | { op: 'describe_table'; name: string }
