@@ -1,7 +1,8 @@
 import type { ElicitRequest, Root } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createServer, type KitSession } from './create-server.js';
+import type { KitSession } from './client-session.js';
+import { createServer } from './create-server.js';
 import { defineResource } from './define-resource.js';
 import { defineTool } from './define-tool.js';
 import { connectTestClient, resultText } from './testing/index.js';

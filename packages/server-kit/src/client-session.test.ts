@@ -1,7 +1,12 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { createServer } from './create-server.js';
+import { definePrompt } from './define-prompt.js';
+import { defineResource } from './define-resource.js';
+import { defineTool } from './define-tool.js';
+import { connectTestClient } from './testing/index.js';
 
 /** A transport whose client has gone: every answer to a request numbered 10 or more finds no one to take it. */
 function abandonedTransport(): Transport & { deliver(message: JSONRPCMessage): void } {
@@ -53,5 +58,57 @@ describe('a session whose client went away', () => {
     expect(lost.length).toBeLessThanOrEqual(1);
     expect(lost.filter((line) => /warning/.test(line))).toEqual([]);
     expect(written.filter((line) => /warning/.test(line))).toHaveLength(1);
+  });
+});
+
+const ping = defineTool({ name: 'ping_back', description: 'Answers pong.', handler: () => 'pong' });
+const greeting = definePrompt({
+  name: 'greeting',
+  arguments: z.object({ name: z.string() }),
+  render: ({ name }) => `Greet ${name}.`,
+});
+const readme = defineResource({ uri: 'note://readme', name: 'readme', read: () => 'hello' });
+
+describe('what a session offers', () => {
+  it('advertises only the kinds the server has', async () => {
+    const offers = async (options: Parameters<typeof createServer>[0]) => {
+      await using client = await connectTestClient(createServer(options));
+      const capabilities = client.client.getServerCapabilities() ?? {};
+      return ['tools', 'resources', 'prompts', 'completions', 'logging'].filter((kind) => kind in capabilities);
+    };
+    expect(await offers({ name: 't', version: '1', tools: [ping] })).toEqual(['tools', 'logging']);
+    expect(await offers({ name: 't', version: '1', prompts: [greeting] })).toEqual([
+      'prompts',
+      'completions',
+      'logging',
+    ]);
+    expect(await offers({ name: 't', version: '1', resources: [readme] })).toEqual(['resources', 'logging']);
+    expect(await offers({ name: 't', version: '1', tools: [ping], resources: [readme], prompts: [greeting] })).toEqual([
+      'tools',
+      'resources',
+      'prompts',
+      'completions',
+      'logging',
+    ]);
+  });
+
+  it('sends error sentences without the SDK prefix, so the client shows "MCP error <code>:" once', async () => {
+    await using client = await connectTestClient(
+      createServer({ name: 't', version: '1', tools: [ping], resources: [readme], prompts: [greeting] }),
+    );
+    const failures = await Promise.all([
+      client.client.getPrompt({ name: 'missing' }).catch((error: Error) => error.message),
+      client.client.getPrompt({ name: 'greeting', arguments: {} }).catch((error: Error) => error.message),
+      client.client.readResource({ uri: 'note://missing' }).catch((error: Error) => error.message),
+      client.client.callTool({ name: 'missing', arguments: {} }).catch((error: Error) => error.message),
+      client.client.listTools({ cursor: 'not a cursor' }).catch((error: Error) => error.message),
+    ]);
+    expect(failures).toEqual([
+      'MCP error -32602: Unknown prompt: missing',
+      expect.stringMatching(/^MCP error -32602: Invalid arguments for prompt "greeting": name/),
+      'MCP error -32602: Resource not found: note://missing',
+      'MCP error -32602: Unknown tool: missing',
+      expect.stringMatching(/^MCP error -32602: The cursor is not valid/),
+    ]);
   });
 });

@@ -1,20 +1,18 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
-  type GetPromptResult,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type Root,
   RootsListChangedNotificationSchema,
+  type ServerCapabilities,
   type ServerNotification,
   type ServerRequest,
   type ServerResult,
@@ -25,19 +23,29 @@ import {
 import { z } from 'zod';
 import type { ClientInfo, RequestContext } from './context.js';
 import type { Completer, ResourceListing } from './define-resource.js';
-import { ToolError } from './errors.js';
+import { errorMessage } from './errors.js';
+import { getPrompt } from './get-prompt.js';
 import { describeIssues } from './json-schema.js';
 import { createLogger, isLevelEnabled, type Logger, type LogLevel, type LogSink } from './logger.js';
-import { paginate } from './pagination.js';
+import { type Page, paginate } from './pagination.js';
 import { readResource } from './read-resource.js';
 import type { Registry } from './registry.js';
+import { RequestError } from './request-error.js';
 import { runTool } from './run-tool.js';
 import { createToolContext } from './tool-context.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** What a session needs from the server that owns it. */
-export interface SessionHost {
+/** One client's session with the server, as its author sees it. */
+export interface KitSession {
+  /** The client's roots, or undefined when it offers none. */
+  roots(): Promise<Root[] | undefined>;
+  /** Ends the connection. */
+  close(): Promise<void>;
+}
+
+/** What a client session needs from the server that owns it. */
+export interface SessionOwner {
   readonly name: string;
   readonly version: string;
   readonly title?: string;
@@ -47,8 +55,8 @@ export interface SessionHost {
   readonly pageSize: number;
   readonly stderr: LogSink;
   readonly log: Logger;
-  onRootsChanged?(roots: Root[], session: Session): void;
-  forget(session: Session): void;
+  onRootsChanged?(roots: Root[], session: ClientSession): void;
+  forget(session: ClientSession): void;
 }
 
 /** An MCP logging notification; an Error travels as its message only (its stack stays on stderr). */
@@ -60,28 +68,42 @@ function logNotification(level: LogLevel, logger: string, message: string, data:
 /** How the SDK reports an answer that found no connection to travel on: the client went away first. */
 const clientGone = /No connection established|Not connected/;
 
+/**
+ * What the server offers a client that connects now: a kind it has none of (tools, resources, prompts) is not
+ * advertised, so a client does not list what is always empty; completions go with prompts and resource templates.
+ */
+function offered(registry: Registry): ServerCapabilities {
+  const resources = registry.resources.size > 0 || registry.templates.size > 0;
+  const prompts = registry.prompts.size > 0;
+  return {
+    ...(registry.tools.size > 0 ? { tools: { listChanged: true } } : {}),
+    ...(resources ? { resources: { subscribe: true, listChanged: true } } : {}),
+    ...(prompts ? { prompts: { listChanged: true } } : {}),
+    logging: {},
+    ...(prompts || registry.templates.size > 0 ? { completions: {} } : {}),
+  };
+}
+
 /** The level at which MCP log notifications start when the client has not set one. */
 const defaultClientLogLevel: LogLevel = 'info';
 
-/** One connection of a client to a kit server: its own SDK server, log level, subscriptions and roots. */
-export class Session {
+/**
+ * The kit's side of one client's session (the `KitSession` authors see): its own SDK server, log level, subscriptions
+ * and roots.
+ */
+export class ClientSession implements KitSession {
   readonly server: Server;
   readonly subscriptions = new Set<string>();
   private logLevel: LogLevel = defaultClientLogLevel;
   private rootsCache: Promise<Root[] | undefined> | undefined;
   private client: ClientInfo | undefined;
 
-  constructor(private readonly host: SessionHost) {
+  constructor(private readonly host: SessionOwner) {
+    const capabilities = offered(host.registry);
     this.server = new Server(
       { name: host.name, version: host.version, ...(host.title ? { title: host.title } : {}) },
       {
-        capabilities: {
-          tools: { listChanged: true },
-          resources: { subscribe: true, listChanged: true },
-          prompts: { listChanged: true },
-          logging: {},
-          completions: {},
-        },
+        capabilities,
         ...(host.instructions ? { instructions: host.instructions } : {}),
       },
     );
@@ -101,12 +123,7 @@ export class Session {
         );
       }
     };
-    this.registerHandlers();
-  }
-
-  /** Connects the session's SDK server to a transport. */
-  async connect(transport: Transport): Promise<void> {
-    await this.server.connect(transport);
+    this.registerHandlers(capabilities);
   }
 
   /** Closes the session's transport. */
@@ -160,12 +177,16 @@ export class Session {
     };
   }
 
-  private requestContext(extra: Extra, signal: AbortSignal): RequestContext {
+  /**
+   * The context of one request. Its signal is the SDK's: aborted when the client cancels the request (over HTTP, also
+   * when the request's connection closes first) and when the session closes or the server shuts down.
+   */
+  private requestContext(extra: Extra): RequestContext {
     // The logger is built on first use: most calls never log, and this runs on every call.
     let log: Logger | undefined;
     const session = this;
     const context: RequestContext = {
-      signal,
+      signal: extra.signal,
       get log() {
         log ??= createLogger(session.host.stderr, session.requestSink(extra));
         return log;
@@ -177,21 +198,17 @@ export class Session {
     return context;
   }
 
-  /**
-   * The signal of one request. The SDK aborts it when the client cancels the request and when the connection closes,
-   * which both session close and server shutdown cause; combining signals per call (AbortSignal.any) cost more than
-   * all the rest of the kit's per-call work.
-   */
-  private signalFor(extra: Extra): AbortSignal {
-    return extra.signal;
-  }
-
-  private page<T>(items: readonly T[], cursor: string | undefined) {
+  /** One page of a list answer: `{ [key]: items, nextCursor? }`; a bad cursor is invalid params. */
+  private page<Key extends string, T>(key: Key, items: readonly T[], cursor: string | undefined) {
+    let page: Page<T>;
     try {
-      return paginate(items, cursor, this.host.pageSize);
+      page = paginate(items, cursor, this.host.pageSize);
     } catch (error) {
-      throw new McpError(ErrorCode.InvalidParams, error instanceof Error ? error.message : String(error));
+      throw new RequestError(ErrorCode.InvalidParams, errorMessage(error));
     }
+    return { [key]: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } as Record<Key, T[]> & {
+      nextCursor?: string;
+    };
   }
 
   private findCompleter(ref: { type: string; name?: string; uri?: string }, argument: string): Completer | undefined {
@@ -218,7 +235,7 @@ export class Session {
     this.server.setRequestHandler(z.looseObject({ method }), (request, extra) => {
       const parsed = schema.safeParse(request);
       if (!parsed.success) {
-        throw new McpError(
+        throw new RequestError(
           ErrorCode.InvalidParams,
           `Invalid ${method.value} request: ${describeIssues(parsed.error)}.`,
         );
@@ -227,113 +244,91 @@ export class Session {
     });
   }
 
-  private registerHandlers(): void {
-    const { server } = this;
-    const { registry } = this.host;
-
+  private registerHandlers(capabilities: ServerCapabilities): void {
     this.handle(SetLevelRequestSchema, (request) => {
       this.logLevel = request.params.level;
       return {};
     });
+    if (capabilities.tools) this.registerToolHandlers();
+    if (capabilities.resources) this.registerResourceHandlers();
+    if (capabilities.prompts) this.registerPromptHandlers();
+    if (capabilities.completions) {
+      this.handle(CompleteRequestSchema, async (request) => {
+        const { ref, argument, context } = request.params;
+        const completer = this.findCompleter(ref as { type: string; name?: string; uri?: string }, argument.name);
+        const values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {} }) : [];
+        return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+      });
+    }
+    this.registerRootsHandlers();
+  }
 
-    this.handle(ListToolsRequestSchema, (request) => {
-      const page = this.page(
+  private registerToolHandlers(): void {
+    const { registry } = this.host;
+    this.handle(ListToolsRequestSchema, (request) =>
+      this.page(
+        'tools',
         Array.from(registry.tools.values(), (tool) => tool.listing),
         request.params?.cursor,
-      );
-      return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-    });
-
+      ),
+    );
     this.handle(CallToolRequestSchema, (request, extra) => {
       const registered = registry.tools.get(request.params.name);
-      if (!registered) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      if (!registered) throw new RequestError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       return runTool(registered, request.params.arguments, {
         budget: this.host.budget,
         log: this.host.log,
-        context: () => createToolContext(this.requestContext(extra, this.signalFor(extra)), extra, this),
+        context: () => createToolContext(this.requestContext(extra), extra, this),
       });
     });
+  }
 
+  private registerResourceHandlers(): void {
+    const { registry } = this.host;
     this.handle(ListResourcesRequestSchema, async (request, extra) => {
-      const context = this.requestContext(extra, this.signalFor(extra));
+      const context = this.requestContext(extra);
       const listed: ResourceListing[] = Array.from(registry.resources.values(), (resource) => resource.listing);
       for (const template of registry.templates.values()) {
         if (template.definition.list) listed.push(...(await template.definition.list(context)));
       }
-      const page = this.page(listed, request.params?.cursor);
-      return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      return this.page('resources', listed, request.params?.cursor);
     });
-
-    this.handle(ListResourceTemplatesRequestSchema, (request) => {
-      const page = this.page(
+    this.handle(ListResourceTemplatesRequestSchema, (request) =>
+      this.page(
+        'resourceTemplates',
         Array.from(registry.templates.values(), (template) => template.listing),
         request.params?.cursor,
-      );
-      return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-    });
-
-    this.handle(ReadResourceRequestSchema, (request, extra) =>
-      readResource(registry, request.params.uri, this.requestContext(extra, this.signalFor(extra)), this.host.log),
+      ),
     );
-
+    this.handle(ReadResourceRequestSchema, (request, extra) =>
+      readResource(registry, request.params.uri, this.requestContext(extra), this.host.log),
+    );
     this.handle(SubscribeRequestSchema, (request) => {
       this.subscriptions.add(request.params.uri);
       return {};
     });
-
     this.handle(UnsubscribeRequestSchema, (request) => {
       this.subscriptions.delete(request.params.uri);
       return {};
     });
+  }
 
-    this.handle(ListPromptsRequestSchema, (request) => {
-      const page = this.page(
+  private registerPromptHandlers(): void {
+    const { registry } = this.host;
+    this.handle(ListPromptsRequestSchema, (request) =>
+      this.page(
+        'prompts',
         Array.from(registry.prompts.values(), (prompt) => prompt.listing),
         request.params?.cursor,
-      );
-      return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-    });
+      ),
+    );
+    this.handle(GetPromptRequestSchema, (request, extra) =>
+      getPrompt(registry, request.params.name, request.params.arguments, this.requestContext(extra), this.host.log),
+    );
+  }
 
-    this.handle(GetPromptRequestSchema, async (request, extra): Promise<GetPromptResult> => {
-      const registered = registry.prompts.get(request.params.name);
-      if (!registered) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
-      const { definition } = registered;
-      let args: unknown = request.params.arguments ?? {};
-      if (definition.arguments) {
-        const parsed = (definition.arguments as z.ZodObject).safeParse(args);
-        if (!parsed.success) {
-          throw new McpError(
-            ErrorCode.InvalidParams,
-            `Invalid arguments for prompt "${definition.name}": ${describeIssues(parsed.error)}.`,
-          );
-        }
-        args = parsed.data;
-      }
-      let rendered: Awaited<ReturnType<typeof definition.render>>;
-      try {
-        rendered = await definition.render(args, this.requestContext(extra, this.signalFor(extra)));
-      } catch (error) {
-        if (ToolError.isInstance(error)) throw new McpError(ErrorCode.InvalidParams, error.message);
-        this.host.log.error(`Prompt "${definition.name}" threw an unexpected error`, error);
-        throw new McpError(
-          ErrorCode.InternalError,
-          `Rendering prompt "${definition.name}" failed with an internal error.`,
-        );
-      }
-      if (typeof rendered === 'string') {
-        return { messages: [{ role: 'user', content: { type: 'text', text: rendered } }] };
-      }
-      if (Array.isArray(rendered)) return { messages: rendered };
-      return rendered;
-    });
-
-    this.handle(CompleteRequestSchema, async (request) => {
-      const { ref, argument, context } = request.params;
-      const completer = this.findCompleter(ref as { type: string; name?: string; uri?: string }, argument.name);
-      const values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {} }) : [];
-      return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
-    });
-
+  private registerRootsHandlers(): void {
+    const { server } = this;
     server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
       this.rootsCache = undefined;
       const roots = await this.roots();

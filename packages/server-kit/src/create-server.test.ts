@@ -2,6 +2,8 @@ import { EmptyResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sd
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer } from './create-server.js';
+import { definePrompt } from './define-prompt.js';
+import { defineResource } from './define-resource.js';
 import { defineTool } from './define-tool.js';
 import { KitError, ToolError } from './errors.js';
 import { connectTestClient, resultText } from './testing/index.js';
@@ -77,7 +79,12 @@ describe('createServer', () => {
   });
 
   it('answers malformed requests with JSON-RPC invalid params and a readable reason, not an internal error', async () => {
-    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [greet] }));
+    // Every kind is offered: a server without resources or prompts answers their methods with method not found.
+    const note = defineResource({ uri: 'note://one', name: 'note', read: () => 'one' });
+    const hello = definePrompt({ name: 'hello', render: () => 'Hello.' });
+    await using client = await connectTestClient(
+      createServer({ name: 't', version: '1', tools: [greet], resources: [note], prompts: [hello] }),
+    );
     const malformed = [
       { method: 'tools/call', params: { name: 'greet', arguments: 'not an object' } },
       { method: 'resources/read', params: {} },

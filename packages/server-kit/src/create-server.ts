@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Root } from '@modelcontextprotocol/sdk/types.js';
 import { defaultBudget } from './budget.js';
-import { Session, type SessionHost } from './client-session.js';
+import { ClientSession, type KitSession, type SessionOwner } from './client-session.js';
 import type { AnyPrompt } from './define-prompt.js';
 import type { ResourceDefinition } from './define-resource.js';
 import type { AnyTool } from './define-tool.js';
@@ -32,14 +32,6 @@ export interface ServerOptions {
   onRootsChanged?(roots: Root[], session: KitSession): void;
   /** Releases what the server holds (database handles, watchers); called once by `close()`. */
   onClose?(): void | Promise<void>;
-}
-
-/** One client's connection to the server. */
-export interface KitSession {
-  /** The client's roots, or undefined when it offers none. */
-  roots(): Promise<Root[] | undefined>;
-  /** Ends the connection. */
-  close(): Promise<void>;
 }
 
 /** A declared server: connect it to transports, change what it offers at run time, close it. */
@@ -83,7 +75,7 @@ export function createServer(options: ServerOptions): KitServer {
   }
 
   const shutdown = new AbortController();
-  const sessions = new Set<Session>();
+  const sessions = new Set<ClientSession>();
   const stderr = stderrSink(options.name, () => options.logLevel ?? 'info');
   const broadcast = (level: LogLevel, message: string, data: unknown) => {
     for (const session of sessions) session.clientSink(level, message, data);
@@ -91,7 +83,7 @@ export function createServer(options: ServerOptions): KitServer {
   const log = createLogger(stderr, broadcast);
   let closing: Promise<void> | undefined;
 
-  const host: SessionHost = {
+  const owner: SessionOwner = {
     name: options.name,
     version: options.version,
     ...(options.title ? { title: options.title } : {}),
@@ -102,12 +94,12 @@ export function createServer(options: ServerOptions): KitServer {
     stderr,
     log: createLogger(stderr),
     ...(options.onRootsChanged
-      ? { onRootsChanged: (roots: Root[], session: Session) => options.onRootsChanged?.(roots, session) }
+      ? { onRootsChanged: (roots: Root[], session: ClientSession) => options.onRootsChanged?.(roots, session) }
       : {}),
     forget: (session) => sessions.delete(session),
   };
 
-  const notifyAll = (send: (session: Session) => Promise<void>) => {
+  const notifyAll = (send: (session: ClientSession) => Promise<void>) => {
     for (const session of sessions) send(session).catch(() => {});
   };
 
@@ -121,9 +113,9 @@ export function createServer(options: ServerOptions): KitServer {
     },
     async connect(transport) {
       if (shutdown.signal.aborted) throw new KitError('SERVER_CLOSED', `Server "${options.name}" is closed.`);
-      const session = new Session(host);
+      const session = new ClientSession(owner);
       sessions.add(session);
-      await session.connect(transport);
+      await session.server.connect(transport);
       return session;
     },
     addTool(tool) {

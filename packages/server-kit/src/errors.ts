@@ -45,3 +45,8 @@ export class KitError extends Error {
     return typeof error === 'object' && error !== null && kitErrorMarker in error;
   }
 }
+
+/** The message of anything thrown: an Error's message, else its string form. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

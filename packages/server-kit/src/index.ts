@@ -21,6 +21,7 @@ export {
   startServer,
   UsageError,
 } from './cli/server-command.js';
+export type { KitSession } from './client-session.js';
 export type {
   ClientInfo,
   CreateMessageRequestParamsBase,
@@ -31,7 +32,7 @@ export type {
   SampleRequest,
   ToolContext,
 } from './context.js';
-export type { KitServer, KitSession, ServerOptions } from './create-server.js';
+export type { KitServer, ServerOptions } from './create-server.js';
 export { createServer } from './create-server.js';
 export type { AnyPrompt, GetPromptResult, PromptDefinition, PromptMessage } from './define-prompt.js';
 export { definePrompt } from './define-prompt.js';

@@ -1,9 +1,10 @@
-import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from './context.js';
 import type { ResourceBody } from './define-resource.js';
 import { ToolError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { Registry } from './registry.js';
+import { RequestError } from './request-error.js';
 
 /**
  * Reads the resource at `uri`: a fixed resource, or the first template that matches. An unknown URI and a ToolError
@@ -32,11 +33,11 @@ export async function readResource(
       }
     }
   } catch (error) {
-    if (ToolError.isInstance(error)) throw new McpError(ErrorCode.InvalidParams, error.message);
+    if (ToolError.isInstance(error)) throw new RequestError(ErrorCode.InvalidParams, error.message);
     log.error(`Reading resource ${uri} threw an unexpected error`, error);
-    throw new McpError(ErrorCode.InternalError, `Reading ${uri} failed with an internal error.`);
+    throw new RequestError(ErrorCode.InternalError, `Reading ${uri} failed with an internal error.`);
   }
-  if (body === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`);
+  if (body === undefined) throw new RequestError(ErrorCode.InvalidParams, `Resource not found: ${uri}`);
   const contents = (Array.isArray(body) ? body : [typeof body === 'string' ? { text: body } : body]).map((content) => {
     const type = content.mimeType ?? mimeType;
     const base = { uri: content.uri ?? uri, ...(type ? { mimeType: type } : {}) };
