@@ -192,6 +192,31 @@ describe('connecting stdio servers', () => {
     await expect.poll(async () => textOf(await host.callTool('lazy__cancelled_count', {}))).toBe('1');
   });
 
+  it('keeps a call that reports progress alive past its timeout, and ends it at the total limit', async () => {
+    await using host = await connectHost(
+      { servers: [fixtureServer('busy', 'echo-server.mjs', { callTimeoutMs: 400 })] },
+      { log: () => {} },
+    );
+    const seen: unknown[] = [];
+    const progressing = await host.call(
+      'busy',
+      'progressing',
+      { steps: 5, intervalMs: 250 },
+      { onProgress: (progress) => seen.push(progress) },
+    );
+    expect(textOf(progressing)).toBe('done after 5 steps');
+    // The SDK handles notifications a tick after responses, so the last one, sent just before the result, may be
+    // dropped as late.
+    expect(seen.length).toBeGreaterThanOrEqual(4);
+    expect(seen[0]).toEqual({ progress: 1, total: 5, message: 'step 1' });
+    // Progress every 100 ms keeps resetting the 400 ms timeout, but not past the total limit; the server is told.
+    const endless = await host.call('busy', 'progressing', { steps: 100, intervalMs: 100 }, { maxTotalTimeoutMs: 900 });
+    expect(textOf(endless)).toBe(
+      'Tool "progressing" of server "busy" did not finish within 900 ms in all, though it reported progress.',
+    );
+    await expect.poll(async () => textOf(await host.call('busy', 'cancelled_count', {}))).toBe('1');
+  });
+
   it('cancels a call when its signal aborts and sends notifications/cancelled', async () => {
     await using host = await connectHost({ servers: [fixtureServer('patient', 'echo-server.mjs')] }, { log: () => {} });
     const controller = new AbortController();

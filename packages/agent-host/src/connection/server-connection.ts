@@ -42,13 +42,29 @@ export interface ConnectionOptions {
   onChange?(connection: ServerConnection): void;
 }
 
+/** A progress notification of a tool call. */
+export interface ToolProgress {
+  /** How much is done; grows with each notification. */
+  progress: number;
+  /** How much there is in all, when the server knows. */
+  total?: number;
+  message?: string;
+}
+
 /** Options of one tool call. */
 export interface CallOptions {
   /** Aborting sends `notifications/cancelled` to the server and ends the call with an error result. */
   signal?: AbortSignal;
-  /** Overrides the server's configured call timeout. */
+  /** Overrides the server's configured call timeout: the longest silence, since each progress notification resets it. */
   timeoutMs?: number;
+  /** The longest a call may take however much progress it reports (default 10 times the timeout). */
+  maxTotalTimeoutMs?: number;
+  /** Receives the call's progress notifications (every call asks for them with a progress token). */
+  onProgress?(progress: ToolProgress): void;
 }
+
+/** How many call timeouts a call that keeps reporting progress may last in all, by default. */
+export const defaultTotalTimeoutFactor = 10;
 
 /** An error result the model can read, for a call that never got a real one. */
 export function errorResult(message: string): CallToolResult {
@@ -337,14 +353,32 @@ export class ServerConnection {
     }
     if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
     const timeout = options.timeoutMs ?? this.config.callTimeoutMs;
+    const totalTimeout = options.maxTotalTimeoutMs ?? timeout * defaultTotalTimeoutFactor;
+    // The total limit is a signal of its own, so that reaching it also tells the server to stop (the SDK's
+    // maxTotalTimeout is checked only when progress arrives, and does not send notifications/cancelled).
+    const total = AbortSignal.timeout(totalTimeout);
+    const onProgress = options.onProgress;
     try {
       const result = await connected.client.callTool({ name: tool, arguments: args }, undefined, {
         timeout,
-        ...(options.signal ? { signal: options.signal } : {}),
+        resetTimeoutOnProgress: true,
+        signal: options.signal ? AbortSignal.any([options.signal, total]) : total,
+        // Given always, so that every call carries a progress token.
+        onprogress: (progress) =>
+          onProgress?.({
+            progress: progress.progress,
+            ...(progress.total !== undefined ? { total: progress.total } : {}),
+            ...(progress.message !== undefined ? { message: progress.message } : {}),
+          }),
       });
       return result as CallToolResult;
     } catch (error) {
       if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
+      if (total.aborted) {
+        return errorResult(
+          `Tool "${tool}" of server "${this.name}" did not finish within ${totalTimeout} ms in all, though it reported progress.`,
+        );
+      }
       if (mayRenew && (await this.sessionLost(connected, error)) && (await this.renewSession(connected))) {
         return this.callOnce(tool, args, options, false);
       }

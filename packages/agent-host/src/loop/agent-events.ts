@@ -40,6 +40,18 @@ export type AgentEvent =
       /** The text of the result, for a trace. */
       text: string;
     }
+  | {
+      /** A progress notification of a call in flight (each one also resets the call's timeout). */
+      type: 'tool-call-progress';
+      step: number;
+      callId: string;
+      name: string;
+      server?: string;
+      tool?: string;
+      progress: number;
+      total?: number;
+      message?: string;
+    }
   | { type: 'step-end'; step: number; durationMs: number; usage: Usage }
   | { type: 'answer'; text: string; steps: number; usage: Usage; stoppedBy: StopReason; durationMs: number };
 

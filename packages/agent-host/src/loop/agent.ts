@@ -202,6 +202,8 @@ export class Agent {
       const callResult = await this.options.host.callTool(call.name, call.arguments, {
         ...(signal ? { signal } : {}),
         ...(this.options.toolTimeoutMs ? { timeoutMs: this.options.toolTimeoutMs } : {}),
+        onProgress: (progress) =>
+          this.emit({ type: 'tool-call-progress', step, callId: call.id, name: call.name, ...where, ...progress }),
       });
       result = {
         callId: call.id,

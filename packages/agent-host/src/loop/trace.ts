@@ -9,6 +9,15 @@ function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** A progress notification in a few words: `3/8 reading files`, or `3 reading files` without a total. */
+export function describeProgress(progress: { progress: number; total?: number; message?: string }): string {
+  const amount = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
+  return progress.message ? `${amount} ${oneLine(progress.message, 120)}` : amount;
+}
+
+// A call that reports progress many times a second is shown at most once a second.
+const progressIntervalMs = 1000;
+
 /** How much a trace shows. */
 export interface TraceOptions {
   /** Lines of each tool result shown under its call (default 0: the first line, folded, on the call's own line). */
@@ -27,6 +36,7 @@ function preview(text: string, lines: number): string {
 /** A readable trace of a run, one line per event worth seeing: steps, tool calls with durations, the totals. */
 export function traceListener(write: (text: string) => void, options: TraceOptions = {}): AgentListener {
   const resultLines = options.resultLines ?? 0;
+  const lastProgress = new Map<string, number>();
   return (event) => {
     switch (event.type) {
       case 'step-start':
@@ -42,7 +52,16 @@ export function traceListener(write: (text: string) => void, options: TraceOptio
         write(`  → ${where} ${oneLine(JSON.stringify(event.arguments), 160)}\n`);
         break;
       }
+      case 'tool-call-progress': {
+        const now = performance.now();
+        if (now - (lastProgress.get(event.callId) ?? -Infinity) < progressIntervalMs) break;
+        lastProgress.set(event.callId, now);
+        const where = event.server ? `${event.server}.${event.tool}` : event.name;
+        write(`  ⋯ ${where} ${describeProgress(event)}\n`);
+        break;
+      }
       case 'tool-call-end': {
+        lastProgress.delete(event.callId);
         const where = event.server ? `${event.server}.${event.tool}` : event.name;
         const mark = event.isError ? '✗' : '✓';
         if (resultLines === 0) {

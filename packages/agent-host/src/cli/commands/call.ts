@@ -1,8 +1,10 @@
+import type { ToolProgress } from '../../connection/server-connection.js';
 import type { CallToolResult } from '../../connection/types.js';
 import { HostError } from '../../errors.js';
 import type { ParsedCommand } from '../arguments.js';
 import { openCommandContext } from '../command-context.js';
-import { writeOut } from '../output.js';
+import { writeError, writeOut } from '../output.js';
+import { progressLine } from '../progress-line.js';
 
 /** The result for a terminal: text as it is, other blocks described in one line each. */
 export function describeResult(result: CallToolResult): string {
@@ -38,7 +40,13 @@ export async function callCommand(parsed: ParsedCommand): Promise<number> {
   }
   const context = await openCommandContext(parsed.options, { model: 'optional', servers: [server] });
   try {
-    const result = await context.host.call(server, tool, args as Record<string, unknown>);
+    const progress = parsed.options.quiet
+      ? undefined
+      : progressLine(`⋯ ${server}.${tool}`, writeError, Boolean(process.stderr.isTTY));
+    const result = await context.host.call(server, tool, args as Record<string, unknown>, {
+      ...(progress ? { onProgress: (update: ToolProgress) => progress.update(update) } : {}),
+    });
+    progress?.done();
     writeOut(parsed.options.json ? `${JSON.stringify(result, null, 2)}\n` : `${describeResult(result)}\n`);
     return result.isError ? 1 : 0;
   } finally {
