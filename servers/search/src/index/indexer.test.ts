@@ -128,3 +128,28 @@ describe('Indexer', () => {
     expect(index.database.counts().documents).toBe(603);
   });
 });
+
+describe('text extraction of hostile HTML', () => {
+  it('reads HTML of unclosed openers in one pass, keeping text, titles and line numbers', async () => {
+    const { extractText } = await import('./text-extraction.js');
+    const ordinary = extractText(
+      'page.html',
+      Buffer.from(
+        '<html><head><title>T &amp; U</title><style>p{}\n</style></head>\n<body><!-- a\nb --><p a="1>">x &lt; y</p>\n' +
+          '<script>var s = "<p>";</script>z &#128512; &#x41;</body></html>',
+      ),
+    );
+    expect(ordinary.title).toBe('T &amp; U');
+    expect(ordinary.text.split('\n')).toHaveLength(5);
+    expect(ordinary.text).toContain('x < y');
+    expect(ordinary.text).toContain('z 😀 A');
+    expect(ordinary.text).not.toContain('var s');
+    const megabyte = 1024 * 1024;
+    for (const opener of ['<', '<!--', '<script>', '<title', '<script></script']) {
+      const started = performance.now();
+      const tail = opener === '<script></script' ? 'x'.repeat(megabyte / 2) : '';
+      extractText('hostile.html', Buffer.from(opener.repeat(megabyte / opener.length / 2) + tail));
+      expect(performance.now() - started, opener).toBeLessThan(1000);
+    }
+  });
+});

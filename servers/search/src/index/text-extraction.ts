@@ -29,27 +29,87 @@ export interface ExtractedText {
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
+function decodeEntities(text: string): string {
+  return text.replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (match, name: string) => {
+    if (name.startsWith('#x') || name.startsWith('#X')) {
+      const point = Number.parseInt(name.slice(2), 16);
+      return point <= 0x10ffff ? String.fromCodePoint(point) : match;
+    }
+    if (name.startsWith('#')) {
+      const point = Number(name.slice(1));
+      return point <= 0x10ffff ? String.fromCodePoint(point) : match;
+    }
+    return entities[name.toLowerCase()] ?? match;
+  });
+}
+
 /**
- * HTML as text: tags become spaces and script/style bodies are dropped, but every newline is kept so that line
- * numbers still point into the source file.
+ * `indexOf` that remembers its last answer: asked again from a position before that answer, it gives it without
+ * rescanning, so a file of many openers and no closer (`<<<<`, `<!--<!--`) costs one scan, not one per opener.
+ */
+function rememberingIndexOf(haystack: string, needle: string): (from: number) => number {
+  let searchedFrom = Number.POSITIVE_INFINITY;
+  let found = -1;
+  return (from) => {
+    if (from >= searchedFrom && (found === -1 || found >= from)) return found;
+    searchedFrom = from;
+    found = haystack.indexOf(needle, from);
+    return found;
+  };
+}
+
+/**
+ * HTML as text: tags become spaces and script/style bodies and comments are dropped, but every newline is kept so
+ * that line numbers still point into the source file. One pass over the text (a hostile file of unclosed openers
+ * would make the obvious regular expressions quadratic).
  */
 function htmlToLineText(html: string): string {
-  const keepNewlines = (match: string) => match.replace(/[^\n]/g, '');
-  return html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, keepNewlines)
-    .replace(/<!--[\s\S]*?-->/g, keepNewlines)
-    .replace(/<[^>]*>/g, (match) => keepNewlines(match) || ' ')
-    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (match, name: string) => {
-      if (name.startsWith('#x') || name.startsWith('#X'))
-        return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
-      if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)));
-      return entities[name.toLowerCase()] ?? match;
-    });
+  const keepNewlines = (text: string) => text.replace(/[^\n]/g, '');
+  const lower = html.toLowerCase();
+  const nextOpen = rememberingIndexOf(html, '<');
+  // Each remembering search is asked from positions that only grow, so each scans the text at most once.
+  const nextClose = rememberingIndexOf(html, '>');
+  const nextCloseAfterEndTag = rememberingIndexOf(html, '>');
+  const nextCommentEnd = rememberingIndexOf(html, '-->');
+  const nextScriptEnd = rememberingIndexOf(lower, '</script');
+  const nextStyleEnd = rememberingIndexOf(lower, '</style');
+  const parts: string[] = [];
+  let position = 0;
+  while (position < html.length) {
+    const open = nextOpen(position);
+    if (open === -1) break;
+    parts.push(decodeEntities(html.slice(position, open)));
+    let end = -1;
+    if (lower.startsWith('<!--', open)) {
+      const close = nextCommentEnd(open + 4);
+      if (close !== -1) end = close + 3;
+    } else {
+      const element = /^<(script|style)\b/.exec(lower.slice(open, open + 8))?.[1];
+      const close = element === 'script' ? nextScriptEnd(open) : element === 'style' ? nextStyleEnd(open) : -1;
+      const closeEnd = close === -1 ? -1 : nextCloseAfterEndTag(close);
+      if (closeEnd !== -1) end = closeEnd + 1;
+    }
+    if (end !== -1) {
+      parts.push(keepNewlines(html.slice(open, end)));
+    } else {
+      const close = nextClose(open + 1);
+      if (close === -1) {
+        position = open; // no tag closes any more: the rest is text
+        break;
+      }
+      end = close + 1;
+      parts.push(keepNewlines(html.slice(open, end)) || ' ');
+    }
+    position = end;
+  }
+  parts.push(decodeEntities(html.slice(position)));
+  return parts.join('');
 }
 
 function titleOf(path: string, source: string, html: boolean): string {
   if (html) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(source)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(source)?.[1];
+    // [^<>] rather than [^>]: a file of many `<title` and no `>` must not rescan to its end from each one.
+    const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(source)?.[1] ?? /<h1[^<>]*>([^<]*)<\/h1>/i.exec(source)?.[1];
     if (title?.trim()) return title.trim().replace(/\s+/g, ' ');
   } else {
     const heading = /^#{1,2}[ \t]+(.+)$/m.exec(source.slice(0, 4096))?.[1];
