@@ -87,6 +87,22 @@ describe('special files', () => {
     }
   }, 20_000);
 
+  it('reads a window of a file of 15 million empty lines without holding the loop', async () => {
+    writeFileSync(join(base, 'docs', 'lines.md'), Buffer.alloc(15 * 1024 * 1024, 10));
+    const { outcome, latencies } = await probeWhile(
+      client,
+      client.callTool('get_document', { path: 'lines.md', offset: 1000, limit: 2 }),
+    );
+    expect(outcome.status).toBe('fulfilled');
+    const text = resultText((outcome as PromiseFulfilledResult<Awaited<ReturnType<TestClient['callTool']>>>).value);
+    expect(text).toMatch(
+      /lines\.md \(lines 1000-1001 of 15728641\)\n1000 {2}\n1001 {2}\n\[Lines 1000-1001 of 15728641/,
+    );
+    expect(median(latencies)).toBeLessThan(200);
+    // Splitting it whole held the loop for over a second; the sliced scan yields every 10 ms.
+    expect(Math.max(0, ...latencies)).toBeLessThan(500);
+  }, 20_000);
+
   it('refuses a huge sparse file by its size before reading it: memory does not jump', async () => {
     truncateSync(join(base, 'docs', 'note.md'), 1536 * 1024 * 1024);
     const before = process.memoryUsage().rss;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { readConfinedFile } from '../confined-file.js';
 import type { LocalIndex } from '../index/local-index.js';
 import { looksBinary } from '../index/text-extraction.js';
+import { lineWindow } from '../line-window.js';
 
 /** Files larger than this are not read whole by get_document. */
 const maxReadBytes = 16 * 1024 * 1024;
@@ -30,19 +31,15 @@ export function getDocumentTool(index: LocalIndex) {
         signal,
       });
       if (looksBinary(bytes)) throw new ToolError(`${path} is a binary file, not text.`);
-      const lines = bytes.toString('utf8').split(/\r?\n/);
-      if (offset > lines.length) {
-        throw new ToolError(`${path} has ${lines.length} lines; pass an offset of at most ${lines.length}.`);
+      const { lines, total } = await lineWindow(bytes, { offset, limit, signal });
+      if (offset > total) {
+        throw new ToolError(`${path} has ${total} lines; pass an offset of at most ${total}.`);
       }
-      const end = Math.min(lines.length, offset - 1 + limit);
+      const end = offset - 1 + lines.length;
       const width = String(end).length;
-      const body = lines
-        .slice(offset - 1, end)
-        .map((line, index) => `${String(offset + index).padStart(width)}  ${line}`)
-        .join('\n');
-      const more =
-        end < lines.length ? `\n[Lines ${offset}-${end} of ${lines.length}. Continue with offset=${end + 1}.]` : '';
-      return `${file} (lines ${offset}-${end} of ${lines.length})\n${body}${more}`;
+      const body = lines.map((line, index) => `${String(offset + index).padStart(width)}  ${line}`).join('\n');
+      const more = end < total ? `\n[Lines ${offset}-${end} of ${total}. Continue with offset=${end + 1}.]` : '';
+      return `${file} (lines ${offset}-${end} of ${total})\n${body}${more}`;
     },
   });
 }
