@@ -1,22 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureNode22, ensureNpmTool } from '../../../scripts/tools/ensure-node22.mjs';
-import { runToEnd } from '../../../scripts/tools/run-to-end.mjs';
+import {
+  type ConformanceCheck,
+  judgeRun,
+  type RequirementSetRun,
+  readBaseline,
+  runRequirementSet,
+} from '../../../scripts/tools/conformance-run.mjs';
 
-/** The suite version the issue names; its active server scenarios are what the server must pass. */
-const conformanceSpec = '@modelcontextprotocol/conformance@0.1.16';
+// The official suite's frozen requirement sets, each run at its own wire version (the 2025-11-25 handshake, the
+// stateless 2026-07-28), judged against this folder's expected-failures.<set>.json (decision 0010).
+const requirementSets = ['2025-11-25', '2026-07-28'] as const;
 const serverBin = fileURLToPath(new URL('../bin/mcpkit-conformance-server.js', import.meta.url));
-
-interface Check {
-  id: string;
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
-  errorMessage?: string;
-  details?: Record<string, unknown>;
-}
+const baselinePath = (requirements: string) =>
+  fileURLToPath(new URL(`../expected-failures.${requirements}.json`, import.meta.url));
 
 /** Starts the server on a free loopback port and resolves with its endpoint URL, read from its startup log line. */
 function startServer(): Promise<{ child: ChildProcess; url: string }> {
@@ -39,66 +37,61 @@ function startServer(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-describe('the official MCP conformance suite (active server scenarios)', () => {
-  let server: { child: ChildProcess; url: string };
-  let outputDirectory: string;
-  let result: { code: number | null; output: string };
-  /** Checks by scenario name, read from each scenario's checks.json. */
-  const scenarios = new Map<string, Check[]>();
+describe('the official MCP conformance suite, server mode', () => {
+  let server: { child: ChildProcess; url: string } | undefined;
+  const runs = new Map<string, RequirementSetRun>();
 
+  // One set after the other against one server: each run takes a few seconds, and the server's sessions of one set
+  // must not be judged while the other set's stateless probes hit it.
   beforeAll(async () => {
-    const node = ensureNode22();
-    const { bins } = ensureNpmTool(conformanceSpec);
-    const conformance = bins.conformance;
-    if (!conformance) throw new Error(`${conformanceSpec} has no conformance bin`);
     server = await startServer();
-    outputDirectory = mkdtempSync(join(tmpdir(), 'mcpkit-conformance-'));
-    result = await runToEnd(node, [conformance, 'server', '--url', server.url, '--output-dir', outputDirectory]);
-    for (const entry of readdirSync(outputDirectory)) {
-      const name = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry)?.[1];
-      if (!name) continue;
-      scenarios.set(name, JSON.parse(readFileSync(join(outputDirectory, entry, 'checks.json'), 'utf8')) as Check[]);
+    for (const requirements of requirementSets) {
+      runs.set(requirements, await runRequirementSet({ mode: 'server', requirements, target: server.url }));
     }
   }, 600_000);
 
   afterAll(() => {
     server?.child.kill('SIGTERM');
-    if (outputDirectory) rmSync(outputDirectory, { recursive: true, force: true });
   });
 
-  const checksOf = (scenario: string): Check[] => {
-    const checks = scenarios.get(scenario);
-    if (!checks) throw new Error(`scenario ${scenario} did not run; ran: ${[...scenarios.keys()].join(', ')}`);
-    return checks;
+  const runOf = (requirements: string): RequirementSetRun => {
+    const run = runs.get(requirements);
+    if (!run) throw new Error(`requirement set ${requirements} did not run`);
+    return run;
   };
-  const check = (scenario: string, id: string): Check => {
-    const found = checksOf(scenario).find((candidate) => candidate.id === id);
+
+  describe.each(requirementSets)('--requirements %s', (requirements) => {
+    it('runs every scenario the suite announced', () => {
+      const run = runOf(requirements);
+      expect(run.requirements, run.output).toBe(requirements);
+      expect(run.announced, run.output).toBeGreaterThanOrEqual(30);
+      expect([...run.results.keys()]).toHaveLength(run.announced ?? -1);
+    });
+
+    it('fails and warns exactly where the baseline says, and nowhere else', () => {
+      const run = runOf(requirements);
+      const verdict = judgeRun(run, readBaseline(baselinePath(requirements), requirements));
+      expect({ regressions: verdict.regressions, stale: verdict.stale, misplaced: verdict.misplaced }).toEqual({
+        regressions: [],
+        stale: [],
+        misplaced: [],
+      });
+      // The suite's own verdict counts required FAILUREs only; with none left, it must agree.
+      const requiredFailed = verdict.failed.filter((scenario) => !run.notScored.has(scenario));
+      if (requiredFailed.length === 0) expect(run.code, run.output).toBe(0);
+    });
+  });
+
+  // The checks below read details of the 2025-11-25 run, because some checks pass on any non-empty answer (an
+  // isError result included) or count messages without looking at them.
+  const check = (scenario: string, id: string): ConformanceCheck => {
+    const checks = runOf('2025-11-25').results.get(scenario);
+    if (!checks) throw new Error(`scenario ${scenario} did not run or wrote no results`);
+    const found = checks.find((candidate) => candidate.id === id);
     if (!found) throw new Error(`scenario ${scenario} has no check ${id}`);
     return found;
   };
 
-  it('runs every active scenario and exits 0', () => {
-    const announced = /Running active suite \((\d+) scenarios\)/.exec(result.output)?.[1];
-    expect(announced, result.output).toBeDefined();
-    expect(scenarios.size).toBe(Number(announced));
-    expect(scenarios.size).toBeGreaterThanOrEqual(30);
-    expect(result.code, result.output).toBe(0);
-  });
-
-  it('passes every check of every scenario, with no failure or warning', () => {
-    const problems: string[] = [];
-    for (const [scenario, checks] of scenarios) {
-      if (!checks.some((item) => item.status === 'SUCCESS')) problems.push(`${scenario}: no check succeeded`);
-      for (const item of checks) {
-        if (item.status === 'FAILURE' || item.status === 'WARNING') {
-          problems.push(`${scenario} / ${item.id}: ${item.status} ${item.errorMessage ?? ''}`);
-        }
-      }
-    }
-    expect(problems).toEqual([]);
-  });
-
-  // The checks below read details, because some checks pass on any non-empty answer (an isError result included).
   it('sends three log notifications and three increasing progress notifications during the calls', () => {
     const logging = check('tools-call-with-logging', 'tools-call-with-logging').details as {
       logs: { data: unknown }[];
