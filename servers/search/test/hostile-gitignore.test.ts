@@ -1,14 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KitServer } from '@mcpkit/server-kit';
-import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { resultText, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createSearchServer } from '../src/server.js';
+import { type InMemoryServer, startInMemoryServer } from './in-memory-server.js';
 import { median, probeWhile } from './responsiveness-probe.js';
 
 let base: string;
-let server: KitServer;
+let running: InMemoryServer;
 let client: TestClient;
 
 beforeEach(async () => {
@@ -24,19 +23,12 @@ beforeEach(async () => {
     writeFileSync(join(docs, `note-${index}.md`), `walrus note ${index}\n`);
     writeFileSync(join(docs, 'deeper', `note-${index}.md`), `walrus deeper note ${index}\n`);
   }
-  server = createSearchServer({
-    directories: [docs],
-    indexFile: ':memory:',
-    indexOnStart: false,
-    watch: false,
-    logLevel: 'emergency',
-  });
-  client = await connectTestClient(server);
+  running = await startInMemoryServer({ directories: [docs], indexOnStart: false });
+  client = running.client;
 });
 
 afterEach(async () => {
-  await client.close();
-  await server.close();
+  await running.close();
   rmSync(base, { recursive: true, force: true });
 });
 

@@ -1,12 +1,11 @@
-import type { KitServer } from '@mcpkit/server-kit';
-import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { resultText, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSearchServer } from '../src/server.js';
+import { type InMemoryServer, startInMemoryServer } from './in-memory-server.js';
 import { type LoopbackSite, startLoopbackSite } from './loopback-site.js';
 import { median, probeWhile } from './responsiveness-probe.js';
 
 let site: LoopbackSite;
-let server: KitServer;
+let running: InMemoryServer;
 let client: TestClient;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -27,21 +26,17 @@ afterAll(async () => {
 });
 afterEach(async () => {
   site.robots = { status: 404, body: '' };
-  await client.close();
-  await server.close();
+  await running.close();
 });
 
 async function start(conversionTimeoutMs: number) {
-  server = createSearchServer({
+  running = await startInMemoryServer({
     directories: [process.cwd()],
-    indexFile: ':memory:',
     indexOnStart: false,
-    watch: false,
     allowPrivate: true,
     fetchLimits: { conversionTimeoutMs },
-    logLevel: 'emergency',
   });
-  client = await connectTestClient(server);
+  client = running.client;
 }
 
 describe('hostile pages', () => {

@@ -3,15 +3,14 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { KitServer } from '@mcpkit/server-kit';
-import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { resultText, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalIndex } from '../src/index/local-index.js';
-import { createSearchServer } from '../src/server.js';
+import { type InMemoryServer, startInMemoryServer } from './in-memory-server.js';
 import { median, probeWhile } from './responsiveness-probe.js';
 
 let base: string;
-let server: KitServer;
+let running: InMemoryServer;
 let client: TestClient;
 
 beforeEach(async () => {
@@ -19,19 +18,12 @@ beforeEach(async () => {
   mkdirSync(join(base, 'docs'));
   writeFileSync(join(base, 'docs', 'note.md'), '# Note\n\nplain words\n');
   for (let index = 0; index < 4; index++) execFileSync('mkfifo', [join(base, 'docs', `pipe-${index}.md`)]);
-  server = createSearchServer({
-    directories: [join(base, 'docs')],
-    indexFile: ':memory:',
-    indexOnStart: false,
-    watch: false,
-    logLevel: 'emergency',
-  });
-  client = await connectTestClient(server);
+  running = await startInMemoryServer({ directories: [join(base, 'docs')], indexOnStart: false });
+  client = running.client;
 });
 
 afterEach(async () => {
-  await client.close();
-  await server.close();
+  await running.close();
   rmSync(base, { recursive: true, force: true });
 });
 
