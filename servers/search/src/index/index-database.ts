@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 
 /** Passages of one document get rowids `documentId * passagesPerDocument + n`, so a document's are one rowid range. */
@@ -113,6 +114,29 @@ export class IndexDatabase {
   /** Runs `work` in one transaction (one fsync for a whole batch of files). */
   transaction<T>(work: () => T): T {
     return this.database.transaction(work)();
+  }
+
+  /**
+   * Runs `work` on each item inside one transaction (one FTS5 segment and one fsync for the batch), yielding to the
+   * event loop whenever `sliceMs` have passed, so a batch of megabytes of text does not hold the server for a second.
+   * Reads between the slices see the batch so far; writes are serialized by the indexer's queue.
+   */
+  async slicedTransaction<T>(items: readonly T[], work: (item: T) => void, sliceMs: number): Promise<void> {
+    this.database.exec('BEGIN');
+    try {
+      let sliceStart = performance.now();
+      for (const item of items) {
+        work(item);
+        if (performance.now() - sliceStart > sliceMs) {
+          await yieldToEventLoop();
+          sliceStart = performance.now();
+        }
+      }
+      this.database.exec('COMMIT');
+    } catch (error) {
+      if (this.database.inTransaction) this.database.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   /** The documents stored at `directory` or below it, by path. */

@@ -50,6 +50,8 @@ const defaultBatchFiles = 2000;
 const batchBytes = 8 * 1024 * 1024;
 /** Runs that read at least this many files load in bulk: automatic merging off, one merge at the end. */
 const bulkFiles = 1000;
+/** A batch's writes yield to the event loop after this long, so requests keep flowing during a large batch. */
+const sliceMs = 20;
 /** Files read from disk at once. */
 const readConcurrency = 16;
 
@@ -183,9 +185,7 @@ export class Indexer {
       signal?.throwIfAborted();
       const batch = nextBatch(changed, start, this.options.batchFiles ?? defaultBatchFiles);
       const documents = await this.readBatch(root, batch, signal);
-      this.database.transaction(() => {
-        for (const document of documents) this.database.putDocument(document);
-      });
+      await this.database.slicedTransaction(documents, (document) => this.database.putDocument(document), sliceMs);
       for (const document of documents) {
         if (!document.text) counts.binary++;
         else if (document.isNew) counts.added++;
@@ -217,7 +217,13 @@ export class Indexer {
           ),
         ),
       );
+      let sliceStart = performance.now();
       for (const [index, file] of slice.entries()) {
+        // Extracting a megabyte of text takes milliseconds: sixteen in a row would hold the loop, so share it.
+        if (performance.now() - sliceStart > sliceMs) {
+          await yieldToEventLoop();
+          sliceStart = performance.now();
+        }
         const bytes = contents[index];
         if (!bytes) continue; // vanished between the walk and the read; the next run drops it
         const relativePath = this.directories.relativeToRoot(file.path, root);
