@@ -11,7 +11,7 @@
 // From code:
 //   import { ensureNode22, ensureNpmTool } from '<root>/scripts/tools/ensure-node22.mjs';
 //   const node = ensureNode22();                                      // absolute path of a Node 22 binary
-//   const { bins } = ensureNpmTool('@modelcontextprotocol/conformance@0.1.16'); // bins.conformance = its entry file
+//   const { bins } = ensureNpmTool('@modelcontextprotocol/conformance@0.2.0-alpha.12'); // bins.conformance = its entry
 //   spawn(node, [bins.conformance, 'server', '--url', url]);
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
