@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The tool server of the host benchmark: `instant` answers at once, `sleep` after the given milliseconds.
-import { createServer, defineTool, runServerCommand } from '@mcpkit/server-kit';
+import { createServer, defineTool } from '@mcpkit/server-kit';
+import { runServerCommand } from '@mcpkit/server-kit/cli';
 import { z } from 'zod';
 
 const server = createServer({

@@ -1,4 +1,4 @@
-import { runServerCommand } from '@mcpkit/server-kit';
+import { runServerCommand } from '@mcpkit/server-kit/cli';
 import { conformanceServerVersion, createConformanceServer } from './server.js';
 
 await runServerCommand(

@@ -1,5 +1,5 @@
 // #region main
-import { runServerCommand } from '@mcpkit/server-kit';
+import { runServerCommand } from '@mcpkit/server-kit/cli';
 import { createHelloServer } from './server.js';
 
 // The only file that reads the command line and touches the process: parse, build, serve (stdio unless --http).

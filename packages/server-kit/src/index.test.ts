@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import * as cli from './cli/index.js';
 import * as kit from './index.js';
 import * as task from './task.js';
 import * as testing from './testing/index.js';
 
-// Servers in this repository and outside it build on these names: removing or renaming one is a breaking change.
+// Servers in this repository and outside it build on these names: removing or renaming one is a breaking change. The
+// command-line names live on `./cli` (a library never imports its own CLI); budget internals stay inside the kit.
 describe('public surface', () => {
   it('exports exactly these runtime names', () => {
     expect(Object.keys(kit).sort()).toEqual([
       'KitError',
       'ToolError',
-      'UsageError',
-      'applyBudget',
       'assertGlob',
       'audio',
       'budgetText',
@@ -20,28 +20,32 @@ describe('public surface', () => {
       'createWorkerPool',
       'cutAtBoundary',
       'decodeCursor',
-      'defaultBudget',
-      'defaultMediaBudget',
       'definePrompt',
       'defineResource',
       'defineTool',
       'embeddedResource',
       'encodeCursor',
+      'errorMessage',
       'errorResult',
-      'helpText',
       'image',
       'json',
       'paginate',
-      'parseHttpAddress',
-      'parseServerCommand',
       'resourceLink',
       'runOffThread',
-      'runServerCommand',
       'serveHttp',
       'serveStdio',
-      'startServer',
       'text',
       'truncationNote',
+    ]);
+    expect(Object.keys(cli).sort()).toEqual([
+      'UsageError',
+      'defineSubcommand',
+      'helpText',
+      'packageVersion',
+      'parseHttpAddress',
+      'parseServerCommand',
+      'runServerCommand',
+      'startServer',
     ]);
     expect(Object.keys(testing).sort()).toEqual([
       'connectTestClient',

@@ -1,27 +1,5 @@
-export type { BudgetedText, BudgetOptions } from './budget.js';
-export {
-  applyBudget,
-  budgetText,
-  cutAtBoundary,
-  defaultBudget,
-  defaultMediaBudget,
-  truncationNote,
-} from './budget.js';
-export type {
-  ParsedServerCommand,
-  ServerCommand,
-  ServerFlag,
-  TransportChoice,
-} from './cli/server-command.js';
-export {
-  helpText,
-  parseHttpAddress,
-  parseServerCommand,
-  runServerCommand,
-  startServer,
-  UsageError,
-} from './cli/server-command.js';
-export type { KitSession } from './client-session.js';
+export type { BudgetedText } from './budget.js';
+export { budgetText, cutAtBoundary, truncationNote } from './budget.js';
 export type {
   ClientInfo,
   CreateMessageRequestParamsBase,
@@ -49,7 +27,7 @@ export { defineResource } from './define-resource.js';
 export type { AnyTool, ToolAnnotations, ToolDefinition } from './define-tool.js';
 export { defineTool } from './define-tool.js';
 export type { KitErrorCode } from './errors.js';
-export { KitError, ToolError } from './errors.js';
+export { errorMessage, KitError, ToolError } from './errors.js';
 export type { GlobOptions } from './glob/compile-glob.js';
 export { assertGlob, compileGlob } from './glob/compile-glob.js';
 export type { Logger, LogLevel } from './logger.js';

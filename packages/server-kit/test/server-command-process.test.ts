@@ -22,14 +22,43 @@ describe('runServerCommand in a real process', () => {
     }
   });
 
-  it('prints the help and the version and exits 0', async () => {
+  it('prints the help and the version to stdout and exits 0', async () => {
     const help = startFixture(['--help']);
     expect(await help.exited).toBe(0);
-    expect(help.stderr()).toContain('Usage: fixture-server [options]');
-    expect(help.stderr()).toContain('--fail');
+    expect(help.stdout()).toContain('Usage: fixture-server [serve] [options]');
+    expect(help.stdout()).toContain('--fail');
+    expect(help.stderr()).toBe('');
     const version = startFixture(['--version']);
     expect(await version.exited).toBe(0);
-    expect(version.stderr()).toBe('9.9.9\n');
+    expect(version.stdout()).toBe('9.9.9\n');
+    const subcommandHelp = startFixture(['count', '--help']);
+    expect(await subcommandHelp.exited).toBe(0);
+    expect(subcommandHelp.stdout()).toContain('Usage: fixture-server count [options] WORD...');
+  });
+
+  it('runs a subcommand and exits 0, 2 on its usage errors and 1 when it fails', async () => {
+    const counted = startFixture(['count', 'a', 'b', 'c']);
+    expect(await counted.exited).toBe(0);
+    expect(counted.stderr()).toBe('fixture: 3 words\n');
+    const bad = startFixture(['count', '--most', 'two', 'a']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.stderr()).toBe(
+      'fixture-server: --most takes a positive integer; got "two".\nRun fixture-server --help for usage.\n',
+    );
+    const failed = startFixture(['count', '--most', '1', 'a', 'b']);
+    expect(await failed.exited).toBe(1);
+    expect(failed.stderr()).toBe('fixture-server: 2 words are more than 1\n');
+  });
+
+  it('exits 1 with one line when the server cannot start (a port in use)', async () => {
+    const first = startFixture(['--http', '127.0.0.1:0']);
+    await expect.poll(() => first.stderr()).toMatch(/Serving Streamable HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    const port = /127\.0\.0\.1:(\d+)\/mcp/.exec(first.stderr())?.[1] as string;
+    const second = startFixture(['--http', `127.0.0.1:${port}`]);
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toMatch(/^fixture-server: listen EADDRINUSE.*\n$/);
+    first.process.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
   });
 
   it('exits 1 with the message when building the server fails', async () => {

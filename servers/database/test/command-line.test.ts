@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { spawnTestClient } from '@mcpkit/server-kit/testing';
@@ -9,13 +9,13 @@ import { binPath, makeFixture } from './fixtures.js';
 
 const run = promisify(execFile);
 
-async function exitOf(args: string[]): Promise<{ code: number; stderr: string }> {
+async function exitOf(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stderr } = await run(process.execPath, [binPath, ...args], { timeout: 20_000 });
-    return { code: 0, stderr };
+    const { stdout, stderr } = await run(process.execPath, [binPath, ...args], { timeout: 20_000 });
+    return { code: 0, stdout, stderr };
   } catch (error) {
-    const failed = error as { code: number; stderr: string };
-    return { code: failed.code, stderr: failed.stderr };
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
 
@@ -41,10 +41,32 @@ describe('mcpkit-database command line', () => {
   it('exits with code 2 on a bad flag value, and on an unknown flag', async () => {
     expect(await exitOf(['--max-rows', 'lots', fixture.file])).toMatchObject({
       code: 2,
+      stdout: '',
       stderr: expect.stringContaining('--max-rows takes a positive integer'),
     });
     expect((await exitOf(['--nope', fixture.file])).code).toBe(2);
     expect((await exitOf([])).code).toBe(2);
+  });
+
+  it('prints --help to stdout and exits 0, for the server and for the sample subcommand', async () => {
+    const help = await exitOf(['--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toContain('--max-rows N');
+    expect(help.stdout).toMatch(/mcpkit-database sample FILE\s+Writes the demo database/);
+    const sampleHelp = await exitOf(['sample', '--help']);
+    expect(sampleHelp).toMatchObject({ code: 0, stderr: '' });
+    expect(sampleHelp.stdout).toContain('Usage: mcpkit-database sample [options] FILE');
+    expect(await exitOf(['sample'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining('mcpkit-database sample needs FILE'),
+    });
+  });
+
+  it('tells clients its title and the package version', async () => {
+    await using client = await spawnTestClient({ command: process.execPath, args: [binPath, fixture.file] });
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(client.client.getServerVersion()).toMatchObject({ name: 'mcpkit-database', title: 'Database', version });
   });
 
   it('refuses a file that is not a SQLite database with a clear message', async () => {

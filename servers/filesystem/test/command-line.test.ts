@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,19 +13,38 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
 
 describe('mcpkit-filesystem command line', () => {
-  it('prints help with the flags and exits 0', () => {
+  it('prints help with the flags to stdout and exits 0', () => {
     const result = run('--help');
     expect(result.status).toBe(0);
-    expect(result.stderr).toContain('--read-only');
-    expect(result.stderr).toContain('--refuse-hard-links');
-    expect(result.stdout).toBe('');
+    expect(result.stdout).toContain('--read-only');
+    expect(result.stdout).toContain('--refuse-hard-links');
+    expect(result.stdout).toContain('--read-budget CHARS');
+    expect(result.stderr).toBe('');
   });
 
-  it('exits 2 on a bad flag or a bad limit', () => {
-    expect(run('--bogus', directory).status).toBe(2);
-    const badLimit = run('--read-budget', 'lots', directory);
-    expect(badLimit.status).toBe(2);
-    expect(badLimit.stderr).toContain('--read-budget takes a positive integer');
+  it('exits 2 on a bad flag or a bad limit, with the reason on stderr', () => {
+    const bogus = run('--bogus', directory);
+    expect(bogus.status).toBe(2);
+    expect(bogus.stdout).toBe('');
+    expect(bogus.stderr).toContain("Unknown option '--bogus'");
+    for (const value of ['lots', '0', '2.5']) {
+      const badLimit = run('--read-budget', value, directory);
+      expect(badLimit.status).toBe(2);
+      expect(badLimit.stderr).toContain('--read-budget takes a positive integer');
+    }
+  });
+
+  it('applies a limit flag, and tells clients its title and the package version', async () => {
+    await using client = await spawnTestClient({
+      command: process.execPath,
+      args: [bin, '--read-budget', '50', directory],
+    });
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(client.client.getServerVersion()).toMatchObject({ name: 'mcpkit-filesystem', title: 'Filesystem', version });
+    writeFileSync(join(directory, 'long.txt'), 'word '.repeat(100));
+    expect(await client.callToolText('read_text_file', { path: join(directory, 'long.txt') })).toMatch(
+      /^(word ){1,10}[\s\S]*truncated/,
+    );
   });
 
   it('exits 1 when no allowed directory can be used', () => {

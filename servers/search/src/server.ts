@@ -38,6 +38,8 @@ export interface SearchServerOptions {
   lookup?: LookupFunction;
   /** The lowest level logged to stderr. */
   logLevel?: LogLevel;
+  /** The version sent to clients (the package's, from the command line). */
+  version?: string;
 }
 
 /** Builds the search server: local search tools and resources, fetch_url, and web_search when configured. */
@@ -64,7 +66,8 @@ export function createSearchServer(options: SearchServerOptions): KitServer {
   if (options.webSearch) tools.push(webSearchTool(options.webSearch));
   const server = createServer({
     name: 'mcpkit-search',
-    version: '0.1.0',
+    version: options.version ?? '0.1.0',
+    title: 'Document and Web Search',
     instructions:
       'Search the local documents with `search` (results give path:line), read them with `get_document`. ' +
       'Fetch web pages with `fetch_url`' +

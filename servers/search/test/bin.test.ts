@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // These tests run the built bin: `pnpm build` (or turbo) first.
 const bin = fileURLToPath(new URL('../bin/mcpkit-search.js', import.meta.url));
 const corpus = fileURLToPath(new URL('./fixtures/company/', import.meta.url));
+const packageVersion = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 let workspace: string;
 beforeAll(async () => {
@@ -56,13 +60,39 @@ describe('mcpkit-search bin', () => {
     expect(again.stderr).toContain('0 added, 0 updated, 0 removed, 14 unchanged');
   });
 
+  it('prints --help to stdout and exits 0, for the server and for the index subcommand', () => {
+    const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stderr).toBe('');
+    expect(help.stdout).toContain('Usage: mcpkit-search [serve] [options] DIR [DIR...]');
+    expect(help.stdout).toMatch(/mcpkit-search index DIR \[DIR\.\.\.\]\s+Builds or refreshes the index/);
+    const indexHelp = spawnSync(process.execPath, [bin, 'index', '--help'], { encoding: 'utf8' });
+    expect(indexHelp.status).toBe(0);
+    expect(indexHelp.stdout).toContain('--max-file-size BYTES');
+    const version = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    expect(version.stdout).toBe(`${packageVersion}\n`);
+  });
+
+  it('tells clients its title and the package version', async () => {
+    await using client = await spawnTestClient({
+      command: process.execPath,
+      args: [bin, '--index-file', join(workspace, 'title.sqlite'), '--no-watch', corpus],
+    });
+    expect(client.client.getServerVersion()).toMatchObject({
+      name: 'mcpkit-search',
+      title: 'Document and Web Search',
+      version: packageVersion,
+    });
+  });
+
   it('exits with code 2 and one line on a bad command line', () => {
     const bad = spawnSync(process.execPath, [bin, '--no-such-flag', corpus], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/Unknown option '--no-such-flag'/);
     const size = spawnSync(process.execPath, [bin, 'index', '--max-file-size', 'lots', corpus], { encoding: 'utf8' });
     expect(size.status).toBe(2);
-    expect(size.stderr).toContain('--max-file-size takes a positive number of bytes');
+    expect(size.stderr).toContain('--max-file-size takes a positive integer');
+    expect(size.stdout).toBe('');
     const missing = spawnSync(process.execPath, [bin, join(workspace, 'missing')], { encoding: 'utf8' });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/does not exist/);

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  defineSubcommand,
   helpText,
   parseHttpAddress,
   parseServerCommand,
   type ServerCommand,
   type ServerFlag,
-  UsageError,
 } from './server-command.js';
+import { UsageError } from './usage-error.js';
 
 const command: ServerCommand<Record<string, ServerFlag>> = {
   name: 'mcpkit-example',
@@ -15,16 +16,33 @@ const command: ServerCommand<Record<string, ServerFlag>> = {
   positionals: 'DIR [DIR...]',
   flags: {
     write: { type: 'boolean', description: 'Allow writes' },
-    'max-rows': { type: 'string', description: 'Row cap', valueName: 'N' },
+    'max-rows': { type: 'integer', description: 'Row cap', valueName: 'N' },
+    label: { type: 'string', description: 'A label' },
   },
   environment: { EXAMPLE_HOME: 'Where the data lives' },
+};
+
+const ran: unknown[] = [];
+const withSubcommands: ServerCommand<Record<string, ServerFlag>> = {
+  ...command,
+  subcommands: {
+    index: defineSubcommand({
+      description: 'Builds the index, then exits.',
+      positionals: 'DIR [DIR...]',
+      requirePositionals: true,
+      flags: { 'max-file-size': { type: 'integer', description: 'Largest file', valueName: 'BYTES' } },
+      run(parsed) {
+        ran.push(parsed);
+      },
+    }),
+  },
 };
 
 describe('parseServerCommand', () => {
   it('defaults to stdio at info level and reads the server flags and positionals', () => {
     const parsed = parseServerCommand(command, ['--write', '--max-rows', '50', '/data']);
     expect(parsed).toEqual({
-      values: { write: true, 'max-rows': '50' },
+      values: { write: true, 'max-rows': 50 },
       positionals: ['/data'],
       transport: { kind: 'stdio' },
       logLevel: 'info',
@@ -72,6 +90,54 @@ describe('parseServerCommand', () => {
     expect(() => parseServerCommand(command, ['--token', 'x'])).toThrow(/only apply with --http/);
     expect(() => parseServerCommand(command, ['--http', 'nope'])).toThrow(/--http takes \[host:\]port/);
     expect(() => parseServerCommand({ ...command, requirePositionals: true }, [])).toThrow(/needs DIR \[DIR...\]/);
+  });
+});
+
+describe('integer flags', () => {
+  it('come back as numbers, and anything but a positive integer is a usage error naming the flag', () => {
+    expect(parseServerCommand(command, ['--max-rows', '7'])).toMatchObject({ values: { 'max-rows': 7 } });
+    for (const value of ['lots', '0', '-3', '1.5', '1e3', '', ' ', '99999999999999999999']) {
+      expect(() => parseServerCommand(command, [`--max-rows=${value}`]), value).toThrow(
+        new UsageError(`--max-rows takes a positive integer; got ${JSON.stringify(value)}.`),
+      );
+    }
+    expect(parseServerCommand(command, ['--label', '12'])).toMatchObject({ values: { label: '12' } });
+  });
+});
+
+describe('subcommands', () => {
+  it('parse their own flags and positionals, and `serve` names serving explicitly', () => {
+    expect(parseServerCommand(withSubcommands, ['index', '--max-file-size', '100', 'a', 'b'])).toEqual({
+      subcommand: 'index',
+      values: { 'max-file-size': 100 },
+      positionals: ['a', 'b'],
+    });
+    expect(parseServerCommand(withSubcommands, ['serve', '--write', 'd'])).toMatchObject({
+      values: { write: true },
+      positionals: ['d'],
+      transport: { kind: 'stdio' },
+    });
+    // without subcommands, `serve` is an ordinary positional
+    expect(parseServerCommand(command, ['serve'])).toMatchObject({ positionals: ['serve'] });
+  });
+
+  it('refuse the serving flags, bad values and missing positionals with usage errors', () => {
+    expect(() => parseServerCommand(withSubcommands, ['index', '--http', '80', 'a'])).toThrow(UsageError);
+    expect(() => parseServerCommand(withSubcommands, ['index', '--max-file-size', 'big', 'a'])).toThrow(
+      /--max-file-size takes a positive integer/,
+    );
+    expect(() => parseServerCommand(withSubcommands, ['index'])).toThrow(/mcpkit-example index needs DIR/);
+  });
+
+  it('have their own help, and the command help lists them', () => {
+    const help = parseServerCommand(withSubcommands, ['index', '--help']);
+    expect(help).toEqual({ exit: expect.stringMatching(/^mcpkit-example index: Builds the index, then exits\./) });
+    expect((help as { exit: string }).exit).toContain('Usage: mcpkit-example index [options] DIR [DIR...]');
+    expect((help as { exit: string }).exit).toContain('--max-file-size BYTES');
+    expect((help as { exit: string }).exit).not.toContain('--http');
+    const main = helpText(withSubcommands);
+    expect(main).toContain('Usage: mcpkit-example [serve] [options] DIR [DIR...]');
+    expect(main).toMatch(/Commands \(each has --help\):\n\s+mcpkit-example index DIR \[DIR\.\.\.\]\s+Builds the index/);
   });
 });
 

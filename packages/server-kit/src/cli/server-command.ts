@@ -1,13 +1,55 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import type { KitServer } from '../create-server.js';
+import { errorMessage } from '../errors.js';
 import { type LogLevel, logLevels } from '../logger.js';
-import { serveHttp } from '../transports/serve-http.js';
-import { redirectConsoleToStderr, serveStdio } from '../transports/serve-stdio.js';
+import { UsageError } from './usage-error.js';
 
-type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
+/**
+ * A flag of a server's own, with the one line `--help` shows for it. `integer` takes a positive integer and comes back
+ * as a number; a value that is not one is a usage error.
+ */
+export interface ServerFlag {
+  type: 'string' | 'boolean' | 'integer';
+  /** The line `--help` shows for the flag. */
+  description: string;
+  /** The value's name in `--help`, e.g. `FILE` (default `VALUE`, or `N` for an integer). */
+  valueName?: string;
+  /** A one-letter alias. */
+  short?: string;
+  /** Whether the flag may be repeated; its value is then an array. */
+  multiple?: boolean;
+}
 
-/** A flag of a server's own, with the one line `--help` shows for it. */
-export type ServerFlag = OptionsConfig[string] & { description: string; valueName?: string };
+type FlagValue<Flag extends ServerFlag> = Flag['type'] extends 'boolean'
+  ? boolean
+  : Flag['type'] extends 'integer'
+    ? number
+    : string;
+
+/** The values of parsed flags: a number for `integer`, a boolean for `boolean`, an array for `multiple`. */
+export type FlagValues<Flags extends Record<string, ServerFlag>> = {
+  [Name in keyof Flags]?: Flags[Name]['multiple'] extends true ? FlagValue<Flags[Name]>[] : FlagValue<Flags[Name]>;
+};
+
+/** A command of a server's besides serving, such as `mcpkit-search index DIR`: it runs, then the process exits. */
+export interface Subcommand<Flags extends Record<string, ServerFlag> = Record<string, ServerFlag>> {
+  /** One sentence on what it does. */
+  description: string;
+  /** The positional arguments, e.g. `FILE`. */
+  positionals?: string;
+  /** Whether at least one positional argument is required. */
+  requirePositionals?: boolean;
+  /** Its own flags (the serving flags do not apply). */
+  flags: Flags;
+  /** Does the work; a UsageError exits 2, any other error 1, and returning exits 0. */
+  run(parsed: { values: FlagValues<Flags>; positionals: string[] }): void | Promise<void>;
+}
+
+/** Declares a subcommand, typed from its flags. */
+export function defineSubcommand<Flags extends Record<string, ServerFlag>>(
+  subcommand: Subcommand<Flags>,
+): Subcommand<Flags> {
+  return subcommand;
+}
 
 /** The shape of a server's command line. */
 export interface ServerCommand<Flags extends Record<string, ServerFlag>> {
@@ -24,6 +66,8 @@ export interface ServerCommand<Flags extends Record<string, ServerFlag>> {
   flags: Flags;
   /** Environment variables the server reads, with a line each for `--help`. */
   environment?: Record<string, string>;
+  /** Commands besides serving, by the word that starts them; `serve` then names serving explicitly. */
+  subcommands?: Record<string, Subcommand>;
 }
 
 /** Where to serve: stdio (the default) or Streamable HTTP. */
@@ -31,17 +75,7 @@ export type TransportChoice =
   | { kind: 'stdio' }
   | { kind: 'http'; host: string; port: number; token?: string; allowedOrigins?: string[]; stateless?: boolean };
 
-type FlagValues<Flags extends Record<string, ServerFlag>> = {
-  [Name in keyof Flags]?: Flags[Name]['type'] extends 'boolean'
-    ? Flags[Name]['multiple'] extends true
-      ? boolean[]
-      : boolean
-    : Flags[Name]['multiple'] extends true
-      ? string[]
-      : string;
-};
-
-/** A parsed command line. */
+/** A parsed command line that serves. */
 export interface ParsedServerCommand<Flags extends Record<string, ServerFlag>> {
   values: FlagValues<Flags>;
   positionals: string[];
@@ -49,15 +83,15 @@ export interface ParsedServerCommand<Flags extends Record<string, ServerFlag>> {
   logLevel: LogLevel;
 }
 
-/** Thrown for a command line that cannot be used; `main` turns it into a message and exit code 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
+/** A parsed command line that runs a subcommand. */
+export interface ParsedSubcommand {
+  subcommand: string;
+  values: FlagValues<Record<string, ServerFlag>>;
+  positionals: string[];
 }
 
-const commonFlags = {
+/** The flags every server command has. */
+export const commonFlags = {
   http: {
     type: 'string',
     description: 'Serve Streamable HTTP on [host:]port instead of stdio',
@@ -84,30 +118,10 @@ const commonFlags = {
   version: { type: 'boolean', short: 'v', description: 'Show the version and exit' },
 } satisfies Record<string, ServerFlag>;
 
-/** The `--help` text of a server command. */
-export function helpText(command: ServerCommand<Record<string, ServerFlag>>): string {
-  const flags = { ...command.flags, ...commonFlags } as Record<string, ServerFlag>;
-  const rows = Object.entries(flags).map(([name, flag]) => {
-    const short = flag.short ? `-${flag.short}, ` : '    ';
-    const value = flag.type === 'string' ? ` ${flag.valueName ?? 'VALUE'}` : '';
-    return [`  ${short}--${name}${value}`, flag.description] as const;
-  });
-  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
-  const lines = [
-    `${command.name} ${command.version}: ${command.description}`,
-    '',
-    `Usage: ${command.name} [options]${command.positionals ? ` ${command.positionals}` : ''}`,
-    '',
-    'Options:',
-    ...rows.map(([left, right]) => `${left.padEnd(width)}${right}`),
-  ];
-  if (command.environment) {
-    lines.push('', 'Environment:');
-    for (const [name, description] of Object.entries(command.environment))
-      lines.push(`  ${name.padEnd(width - 2)}${description}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
+/** The `--help` flag of a subcommand. */
+export const subcommandFlags = {
+  help: { type: 'boolean', short: 'h', description: 'Show this help and exit' },
+} satisfies Record<string, ServerFlag>;
 
 /** Reads `--http [host:]port`; the host defaults to loopback. */
 export function parseHttpAddress(value: string): { host: string; port: number } {
@@ -120,32 +134,73 @@ export function parseHttpAddress(value: string): { host: string; port: number } 
   return { host: match[1] ?? match[2] ?? '127.0.0.1', port };
 }
 
-/**
- * Parses a server's command line (with node:util parseArgs). Throws UsageError for an unknown flag or a bad value;
- * `--help` and `--version` come back as `{ exit }` with the text to print.
- */
-export function parseServerCommand<Flags extends Record<string, ServerFlag>>(
-  command: ServerCommand<Flags>,
-  argv: string[],
-  environment: NodeJS.ProcessEnv = {},
-): ParsedServerCommand<Flags> | { exit: string } {
-  const options: OptionsConfig = {};
-  for (const [name, flag] of Object.entries({ ...command.flags, ...commonFlags })) {
-    const { description: _description, valueName: _valueName, ...option } = flag as ServerFlag;
-    options[name] = option;
+function positiveInteger(flag: string, value: string): number {
+  const number = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number <= 0) {
+    throw new UsageError(`--${flag} takes a positive integer; got ${JSON.stringify(value)}.`);
+  }
+  return number;
+}
+
+/** Parses flags and positionals with node:util parseArgs; integers become numbers, mistakes UsageErrors. */
+function parseFlags(flags: Record<string, ServerFlag>, argv: string[]) {
+  const options: NonNullable<ParseArgsConfig['options']> = {};
+  for (const [name, flag] of Object.entries(flags)) {
+    options[name] = {
+      type: flag.type === 'boolean' ? 'boolean' : 'string',
+      ...(flag.short ? { short: flag.short } : {}),
+      ...(flag.multiple ? { multiple: true } : {}),
+    };
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
-  const values = parsed.values as Record<string, unknown>;
+  const values: Record<string, unknown> = { ...parsed.values };
+  for (const [name, flag] of Object.entries(flags)) {
+    const value = values[name];
+    if (flag.type !== 'integer' || value === undefined) continue;
+    values[name] = Array.isArray(value)
+      ? value.map((item: string) => positiveInteger(name, item))
+      : positiveInteger(name, value as string);
+  }
+  return { values, positionals: parsed.positionals };
+}
+
+function requirePositionals(
+  command: { requirePositionals?: boolean; positionals?: string },
+  name: string,
+  positionals: string[],
+) {
+  if (command.requirePositionals && positionals.length === 0) {
+    throw new UsageError(`${name} needs ${command.positionals ?? 'an argument'}.`);
+  }
+}
+
+/**
+ * Parses a server's command line. Throws UsageError for an unknown flag or a bad value; `--help` and `--version` come
+ * back as `{ exit }` with the text to print; a subcommand's words come back as `{ subcommand, values, positionals }`.
+ */
+export function parseServerCommand<Flags extends Record<string, ServerFlag>>(
+  command: ServerCommand<Flags>,
+  argv: string[],
+  environment: NodeJS.ProcessEnv = {},
+): ParsedServerCommand<Flags> | ParsedSubcommand | { exit: string } {
+  const [first, ...rest] = argv;
+  const subcommand = first === undefined ? undefined : command.subcommands?.[first];
+  if (first !== undefined && subcommand) {
+    const { values, positionals } = parseFlags({ ...subcommand.flags, ...subcommandFlags }, rest);
+    if (values.help) return { exit: subcommandHelpText(command, first) };
+    requirePositionals(subcommand, `${command.name} ${first}`, positionals);
+    return { subcommand: first, values: values as FlagValues<Record<string, ServerFlag>>, positionals };
+  }
+  const serveArguments = command.subcommands && first === 'serve' ? rest : argv;
+  const { values, positionals } = parseFlags({ ...command.flags, ...commonFlags }, serveArguments);
   if (values.help) return { exit: helpText(command as ServerCommand<Record<string, ServerFlag>>) };
   if (values.version) return { exit: `${command.version}\n` };
-  if (command.requirePositionals && parsed.positionals.length === 0) {
-    throw new UsageError(`${command.name} needs ${command.positionals ?? 'an argument'}.`);
-  }
+  requirePositionals(command, command.name, positionals);
 
   const logLevel = (values['log-level'] as string | undefined) ?? 'info';
   if (!logLevels.includes(logLevel as LogLevel)) {
@@ -165,52 +220,57 @@ export function parseServerCommand<Flags extends Record<string, ServerFlag>>(
   } else if (values.token !== undefined || values.stateless !== undefined) {
     throw new UsageError('--token and --stateless only apply with --http.');
   }
-  return {
-    values: values as FlagValues<Flags>,
-    positionals: parsed.positionals,
-    transport,
-    logLevel: logLevel as LogLevel,
-  };
+  return { values: values as FlagValues<Flags>, positionals, transport, logLevel: logLevel as LogLevel };
 }
 
-/** Serves `server` on the chosen transport; resolves when it has closed. */
-export async function startServer(server: KitServer, transport: TransportChoice): Promise<void> {
-  if (transport.kind === 'stdio') return serveStdio(server);
-  const { kind: _kind, ...options } = transport;
-  const listening = await serveHttp(server, { ...options, handleSignals: true });
-  server.log.info(`Serving Streamable HTTP at ${listening.url}`);
-  await listening.closed;
+function flagRows(flags: Record<string, ServerFlag>): [string, string][] {
+  return Object.entries(flags).map(([name, flag]) => {
+    const short = flag.short ? `-${flag.short}, ` : '    ';
+    const value = flag.type === 'boolean' ? '' : ` ${flag.valueName ?? (flag.type === 'integer' ? 'N' : 'VALUE')}`;
+    return [`  ${short}--${name}${value}`, flag.description];
+  });
 }
 
-/**
- * The whole life of a server process: parse the command line, build the server, serve it. Usage errors print one
- * line and exit with code 2; `--help`/`--version` print and exit 0; a failure to build the server exits 1.
- */
-export async function runServerCommand<Flags extends Record<string, ServerFlag>>(
-  command: ServerCommand<Flags>,
-  build: (parsed: ParsedServerCommand<Flags>) => KitServer | Promise<KitServer>,
-): Promise<void> {
-  let parsed: ParsedServerCommand<Flags> | { exit: string };
-  try {
-    parsed = parseServerCommand(command, process.argv.slice(2), process.env);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`${command.name}: ${error.message}\nRun ${command.name} --help for usage.\n`);
-    process.exit(2);
+function table(rows: [string, string][], width: number): string[] {
+  return rows.map(([left, right]) => `${left.padEnd(width)}${right}`);
+}
+
+/** The `--help` text of a server command. */
+export function helpText(command: ServerCommand<Record<string, ServerFlag>>): string {
+  const rows = flagRows({ ...command.flags, ...commonFlags });
+  const commands: [string, string][] = Object.entries(command.subcommands ?? {}).map(([word, subcommand]) => [
+    `  ${command.name} ${word}${subcommand.positionals ? ` ${subcommand.positionals}` : ''}`,
+    subcommand.description,
+  ]);
+  const width = Math.max(...[...rows, ...commands].map(([left]) => left.length)) + 2;
+  const serve = command.subcommands ? '[serve] ' : '';
+  const lines = [
+    `${command.name} ${command.version}: ${command.description}`,
+    '',
+    `Usage: ${command.name} ${serve}[options]${command.positionals ? ` ${command.positionals}` : ''}`,
+  ];
+  if (commands.length > 0) lines.push('', 'Commands (each has --help):', ...table(commands, width));
+  lines.push('', 'Options:', ...table(rows, width));
+  if (command.environment) {
+    lines.push('', 'Environment:');
+    for (const [name, description] of Object.entries(command.environment))
+      lines.push(`  ${name.padEnd(width - 2)}${description}`);
   }
-  if ('exit' in parsed) {
-    process.stderr.write(parsed.exit);
-    process.exit(0);
-  }
-  // Over stdio, stdout belongs to the protocol from the start: building the server may already log.
-  if (parsed.transport.kind === 'stdio') redirectConsoleToStderr();
-  let server: KitServer;
-  try {
-    server = await build(parsed);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${command.name}: ${message}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  }
-  await startServer(server, parsed.transport);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The `--help` text of one subcommand. */
+function subcommandHelpText(command: ServerCommand<Record<string, ServerFlag>>, word: string): string {
+  const subcommand = command.subcommands?.[word] as Subcommand;
+  const rows = flagRows({ ...subcommand.flags, ...subcommandFlags });
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  const positionals = subcommand.positionals ? ` ${subcommand.positionals}` : '';
+  return `${[
+    `${command.name} ${word}: ${subcommand.description}`,
+    '',
+    `Usage: ${command.name} ${word} [options]${positionals}`,
+    '',
+    'Options:',
+    ...table(rows, width),
+  ].join('\n')}\n`;
 }
