@@ -8,9 +8,10 @@ import type {
   SamplingRequest,
 } from './connection/client-requests.js';
 import { type CallOptions, errorResult, type RestartPolicy, ServerConnection } from './connection/server-connection.js';
-import { type CallToolResult, type ServerLogSink, stderrLogSink } from './connection/types.js';
+import { type CallToolResult, type ReadResourceResult, type ServerLogSink, stderrLogSink } from './connection/types.js';
 import { errorMessage, HostError } from './errors.js';
 import { type RegisteredTool, ToolRegistry } from './registry/tool-registry.js';
+import { ResourceOwners } from './resources/resource-owners.js';
 
 /** How the host connects its servers. */
 export interface HostOptions {
@@ -51,6 +52,11 @@ export interface Host {
   callTool(modelName: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
   /** Calls a server's tool by its own name; always resolves with one result. */
   call(server: string, tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  /**
+   * Reads a resource from the server that lists it, that returned a link to it, or whose resource template it fits
+   * (or from `server` when given); a URI no server is known to hold is a RESOURCE_NOT_FOUND HostError.
+   */
+  readResource(uri: string, server?: string): Promise<ReadResourceResult>;
   /** Called whenever the registry changes; returns a function that unsubscribes. */
   onRegistryChange(listener: (registry: ToolRegistry) => void): () => void;
   /** Closes every connection and ends every server's process group. */
@@ -114,6 +120,7 @@ export async function connectHost(config: HostConfig, options: HostOptions = {})
   rebuild();
 
   const byName = new Map(connections.map((connection) => [connection.name, connection]));
+  const owners = new ResourceOwners();
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= Promise.allSettled(connections.map((connection) => connection.close())).then(() => {});
@@ -127,7 +134,10 @@ export async function connectHost(config: HostConfig, options: HostOptions = {})
       const known = up.map((each) => each.name).join(', ') || 'none';
       return Promise.reject(new HostError('UNKNOWN_SERVER', `There is no server "${server}" (up: ${known}).`));
     }
-    return connection.callTool(tool, args, callOptions);
+    return connection.callTool(tool, args, callOptions).then((result) => {
+      owners.noteResult(server, result);
+      return result;
+    });
   };
   return {
     connections,
@@ -142,6 +152,21 @@ export async function connectHost(config: HostConfig, options: HostOptions = {})
       return call(entry.server, entry.tool, args, callOptions);
     },
     call,
+    async readResource(uri, server) {
+      if (server !== undefined) {
+        const named = byName.get(server);
+        if (!named) throw new HostError('UNKNOWN_SERVER', `There is no server "${server}".`);
+        return named.readResource(uri);
+      }
+      const owner = owners.ownerOf(uri, connections);
+      if (!owner) {
+        throw new HostError(
+          'RESOURCE_NOT_FOUND',
+          `No server lists ${uri}, returned a link to it, or has a resource template it fits.`,
+        );
+      }
+      return owner.readResource(uri);
+    },
     onRegistryChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

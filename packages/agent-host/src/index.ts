@@ -15,9 +15,24 @@ export type {
   SamplingMessage,
   SamplingRequest,
 } from './connection/client-requests.js';
-export type { CallOptions, ConnectionState, RestartPolicy, ServerInfo } from './connection/server-connection.js';
+export type {
+  CallOptions,
+  ConnectionState,
+  RestartPolicy,
+  ServerInfo,
+  ToolProgress,
+} from './connection/server-connection.js';
 export { ServerConnection } from './connection/server-connection.js';
-export type { CallToolResult, ContentBlock, Prompt, Resource, ServerLogSink, Tool } from './connection/types.js';
+export type {
+  CallToolResult,
+  ContentBlock,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerLogSink,
+  Tool,
+} from './connection/types.js';
 export type { HostErrorCode } from './errors.js';
 export { HostError } from './errors.js';
 export type { Host, HostOptions, ServerFailure } from './host.js';

@@ -33,8 +33,8 @@ describe('mcpkit-host reads the config files editors write', () => {
     expect(result.stderr).toMatch(/\.vscode\/mcp\.json:3:3: is not valid JSON: comma expected\.\n$/);
   });
 
-  it('takes input values from --input or MCPKIT_INPUT_<ID>; a missing value or variable disables only its server', async () => {
-    const cwd = workspace(
+  const inputsWorkspace = () =>
+    workspace(
       {
         inputs: [{ type: 'promptString', id: 'who', description: 'Name of the echo server', password: true }],
         servers: {
@@ -46,6 +46,9 @@ describe('mcpkit-host reads the config files editors write', () => {
       undefined,
       join('.vscode', 'mcp.json'),
     );
+
+  it('leaves out only the server whose input has no value or whose variable is unset, and says so', async () => {
+    const cwd = inputsWorkspace();
     const tools = await cli(['tools', '--json'], { cwd });
     expect(tools.code).toBe(1);
     expect(JSON.parse(tools.stdout).map((server: { state: string }) => server.state)).toEqual([
@@ -59,6 +62,15 @@ describe('mcpkit-host reads the config files editors write', () => {
     expect(tools.stderr).toContain(
       'server "delta": field "command": environment variable MCPKIT_TEST_NEVER_SET is not set. Server "delta" is not started.',
     );
+    const named = await cli(['call', 'delta', 'anything'], { cwd });
+    expect(named.code).toBe(1);
+    expect(named.stderr).toMatch(
+      /environment variable MCPKIT_TEST_NEVER_SET is not set\. Server "delta" is not started/,
+    );
+  });
+
+  it('takes input values from --input or MCPKIT_INPUT_<ID>', async () => {
+    const cwd = inputsWorkspace();
     const flagged = await cli(['call', 'gamma', 'echo', '{"text":"hi"}', '--input', 'who=epsilon'], { cwd });
     expect(flagged).toMatchObject({ code: 0, stdout: 'epsilon: hi\n' });
     const fromEnvironment = await cli(['call', 'gamma', 'echo', '{"text":"hi"}'], {
@@ -66,11 +78,6 @@ describe('mcpkit-host reads the config files editors write', () => {
       env: { MCPKIT_INPUT_WHO: 'zeta' },
     });
     expect(fromEnvironment).toMatchObject({ code: 0, stdout: 'zeta: hi\n' });
-    const named = await cli(['call', 'delta', 'anything'], { cwd });
-    expect(named.code).toBe(1);
-    expect(named.stderr).toMatch(
-      /environment variable MCPKIT_TEST_NEVER_SET is not set\. Server "delta" is not started/,
-    );
   });
 
   it('says so when the config has no servers', async () => {

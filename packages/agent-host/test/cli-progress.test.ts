@@ -1,26 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { cli, echoServer, workspace } from './cli-helpers.js';
 
+const timeout = ['--timeout', '700'];
+
+function progressWorkspace(): string {
+  return workspace(
+    { mcpServers: { alpha: echoServer('alpha') } },
+    {
+      steps: [
+        { toolCalls: [{ name: 'alpha__count_slowly', arguments: { steps: 4, intervalMs: 300 } }] },
+        { text: 'Got: {{tool_results}}' },
+      ],
+    },
+  );
+}
+
 describe('mcpkit-host shows progress and lets a progressing call outlive its timeout', () => {
-  it('call and run: progress lines on stderr, the result on stdout, a silent call still ends at the timeout', async () => {
-    const cwd = workspace(
-      { mcpServers: { alpha: echoServer('alpha') } },
-      {
-        steps: [
-          { toolCalls: [{ name: 'alpha__progressing', arguments: { steps: 4, intervalMs: 300 } }] },
-          { text: 'Got: {{tool_results}}' },
-        ],
-      },
-    );
-    const timeout = ['--timeout', '700'];
-    const called = await cli(['call', 'alpha', 'progressing', '{"steps":4,"intervalMs":300}', ...timeout], { cwd });
+  it('call: progress lines on stderr, the result on stdout, a silent call still ends at the timeout', async () => {
+    const cwd = progressWorkspace();
+    const called = await cli(['call', 'alpha', 'count_slowly', '{"steps":4,"intervalMs":300}', ...timeout], { cwd });
     expect(called.stdout).toBe('done after 4 steps\n');
     expect(called.code).toBe(0);
-    expect(called.stderr).toContain('⋯ alpha.progressing 1/4 step 1\n');
+    expect(called.stderr).toContain('⋯ alpha.count_slowly 1/4 step 1\n');
     const silent = await cli(['call', 'alpha', 'slow', '{"ms":5000}', ...timeout], { cwd });
     expect(silent.stdout).toBe('Tool "slow" of server "alpha" did not answer within 700 ms.\n');
-    const ran = await cli(['run', '-m', 'scripted:script.json', 'Work.', ...timeout], { cwd });
+  });
+
+  it('run: progress lines in the trace', async () => {
+    const ran = await cli(['run', '-m', 'scripted:script.json', 'Work.', ...timeout], { cwd: progressWorkspace() });
     expect(ran.stdout).toBe('Got: done after 4 steps\n');
-    expect(ran.stderr).toContain('  ⋯ alpha.progressing 1/4 step 1\n');
+    expect(ran.stderr).toContain('  ⋯ alpha.count_slowly 1/4 step 1\n');
   });
 });

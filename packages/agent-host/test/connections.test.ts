@@ -200,7 +200,7 @@ describe('connecting stdio servers', () => {
     const seen: unknown[] = [];
     const progressing = await host.call(
       'busy',
-      'progressing',
+      'count_slowly',
       { steps: 5, intervalMs: 250 },
       { onProgress: (progress) => seen.push(progress) },
     );
@@ -210,9 +210,14 @@ describe('connecting stdio servers', () => {
     expect(seen.length).toBeGreaterThanOrEqual(4);
     expect(seen[0]).toEqual({ progress: 1, total: 5, message: 'step 1' });
     // Progress every 100 ms keeps resetting the 400 ms timeout, but not past the total limit; the server is told.
-    const endless = await host.call('busy', 'progressing', { steps: 100, intervalMs: 100 }, { maxTotalTimeoutMs: 900 });
+    const endless = await host.call(
+      'busy',
+      'count_slowly',
+      { steps: 100, intervalMs: 100 },
+      { maxTotalTimeoutMs: 900 },
+    );
     expect(textOf(endless)).toBe(
-      'Tool "progressing" of server "busy" did not finish within 900 ms in all, though it reported progress.',
+      'Tool "count_slowly" of server "busy" did not finish within 900 ms in all, though it reported progress.',
     );
     await expect.poll(async () => textOf(await host.call('busy', 'cancelled_count', {}))).toBe('1');
   });

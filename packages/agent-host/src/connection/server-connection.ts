@@ -12,6 +12,7 @@ import type {
   Prompt,
   ReadResourceResult,
   Resource,
+  ResourceTemplate,
   ServerLogSink,
   Tool,
 } from './types.js';
@@ -104,7 +105,7 @@ export class ServerConnection {
   readonly name: string;
   private currentState: ConnectionState = 'idle';
   private lastError: string | undefined;
-  private lists: ServerLists = { tools: [], prompts: [], resources: [] };
+  private lists: ServerLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
   private info: ServerInfo | undefined;
   private restartCount = 0;
   private connected: ConnectedClient | undefined;
@@ -150,6 +151,11 @@ export class ServerConnection {
   /** The server's resources; none while the connection is failed or closed. */
   get resources(): readonly Resource[] {
     return this.listing ? this.lists.resources : none;
+  }
+
+  /** The server's resource templates (RFC 6570 URIs read with values filled in); none while failed or closed. */
+  get resourceTemplates(): readonly ResourceTemplate[] {
+    return this.listing ? this.lists.resourceTemplates : none;
   }
 
   /** What the server said about itself at its latest initialization. */
@@ -230,6 +236,7 @@ export class ServerConnection {
       tools: lists.tools.filter((tool) => toolAllowed(this.config.tools, tool.name)),
       prompts: lists.prompts,
       resources: lists.resources,
+      resourceTemplates: lists.resourceTemplates,
     };
   }
 

@@ -1,11 +1,13 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectedClient } from './connected-client.js';
-import type { Prompt, Resource, Tool } from './types.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from './types.js';
 
 /** Everything a server offers, all pages read. */
 export interface ServerLists {
   tools: Tool[];
   prompts: Prompt[];
   resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
 }
 
 const maxPages = 100;
@@ -25,12 +27,12 @@ async function allPages<T>(
   return items;
 }
 
-/** Lists the tools, prompts and resources of the capabilities the server declared, all pages. */
+/** Lists the tools, prompts, resources and resource templates of the capabilities the server declared, all pages. */
 export async function listEverything(connected: ConnectedClient, timeout: number): Promise<ServerLists> {
   const capabilities = connected.client.getServerCapabilities() ?? {};
   const options = { timeout };
   const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
-  const [tools, prompts, resources] = await Promise.all([
+  const [tools, prompts, resources, resourceTemplates] = await Promise.all([
     capabilities.tools
       ? allPages(async (cursor) => {
           const result = await connected.client.listTools(page(cursor), options);
@@ -49,6 +51,16 @@ export async function listEverything(connected: ConnectedClient, timeout: number
           return { items: result.resources, nextCursor: result.nextCursor };
         })
       : [],
+    capabilities.resources
+      ? allPages(async (cursor) => {
+          const result = await connected.client.listResourceTemplates(page(cursor), options);
+          return { items: result.resourceTemplates, nextCursor: result.nextCursor };
+        }).catch((error: unknown) => {
+          // Templates came later than resources: a server without them answers "method not found".
+          if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
+          throw error;
+        })
+      : [],
   ]);
-  return { tools, prompts, resources };
+  return { tools, prompts, resources, resourceTemplates };
 }

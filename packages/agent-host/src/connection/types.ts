@@ -7,6 +7,7 @@ export type {
   Prompt,
   ReadResourceResult,
   Resource,
+  ResourceTemplate,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 

@@ -1,16 +1,16 @@
-import type { CallToolResult } from '../connection/types.js';
+import type { CallToolResult, ContentBlock } from '../connection/types.js';
 import type { ContentPart } from '../models/messages.js';
 
 /** Most characters of one tool result's text passed to the model; past it the text is cut with a note. */
 export const defaultMaxResultChars = 100_000;
 
 /**
- * A tool result as message parts both providers accept: text and images as they are, audio and binary resources
- * described, resource links as text, structured content as JSON when there is no text.
+ * MCP content blocks (of a tool result or a prompt) as message parts both providers accept: text and images as they
+ * are, embedded text resources as their URI and text, audio and binary resources described, resource links as text.
  */
-export function toolResultParts(result: CallToolResult, maxChars = defaultMaxResultChars): ContentPart[] {
+export function contentBlockParts(blocks: readonly ContentBlock[]): ContentPart[] {
   const parts: ContentPart[] = [];
-  for (const block of result.content ?? []) {
+  for (const block of blocks) {
     if (block.type === 'text') parts.push({ type: 'text', text: block.text });
     else if (block.type === 'image') parts.push({ type: 'image', data: block.data, mimeType: block.mimeType });
     else if (block.type === 'audio') parts.push({ type: 'text', text: `[audio ${block.mimeType} omitted]` });
@@ -24,6 +24,15 @@ export function toolResultParts(result: CallToolResult, maxChars = defaultMaxRes
       });
     }
   }
+  return parts;
+}
+
+/**
+ * A tool result as message parts (see contentBlockParts), with structured content as JSON when there is no text, and
+ * the text cut past `maxChars` with a note.
+ */
+export function toolResultParts(result: CallToolResult, maxChars = defaultMaxResultChars): ContentPart[] {
+  const parts = contentBlockParts(result.content ?? []);
   if (!parts.some((part) => part.type === 'text') && result.structuredContent) {
     parts.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
   }

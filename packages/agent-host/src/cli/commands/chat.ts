@@ -1,8 +1,10 @@
 import { errorMessage } from '../../errors.js';
 import type { Host } from '../../host.js';
 import { createAgent } from '../../loop/agent.js';
+import { contentBlockParts } from '../../loop/tool-content.js';
 import { traceListener } from '../../loop/trace.js';
 import type { ContentPart } from '../../models/messages.js';
+import { expandUriTemplate, templateVariables } from '../../resources/uri-template.js';
 import type { ParsedCommand } from '../arguments.js';
 import { openCommandContext } from '../command-context.js';
 import { LineReader } from '../line-reader.js';
@@ -12,8 +14,9 @@ const help = `Commands:
   /tools                 list the tools
   /prompts               list the servers' prompts
   /prompt NAME [k=v ...] send a server's prompt as your next message
-  /resources             list the servers' resources
-  /attach URI            attach a resource to your next message
+  /resources             list the servers' resources and resource templates
+  /attach URI            attach a resource (listed, or linked by a tool) to your next message
+  /attach TEMPLATE k=v   attach a resource of a template, its values filled in
   /exit                  leave (or Ctrl-D)
 `;
 
@@ -24,6 +27,42 @@ function findPrompt(host: Host, name: string) {
     if (connection.prompts.some((prompt) => prompt.name === promptName)) return { connection, name: promptName ?? '' };
   }
   return undefined;
+}
+
+/** `k=v` words as an object. */
+function keyValues(pairs: string[]): Record<string, string> {
+  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+}
+
+/** Reads a resource (a URI, or a template and its values) and adds its contents to the next message's parts. */
+async function attach(host: Host, target: string | undefined, pairs: string[], attachments: ContentPart[]) {
+  if (!target) {
+    writeError('/attach needs a URI, or a template with its values; see /resources.\n');
+    return;
+  }
+  let uri = target;
+  let server: string | undefined;
+  if (target.includes('{')) {
+    const values = keyValues(pairs);
+    const missing = templateVariables(target).filter((name) => values[name] === undefined);
+    if (missing.length > 0) {
+      writeError(`The template ${target} needs ${missing.map((name) => `${name}=…`).join(' ')}.\n`);
+      return;
+    }
+    uri = expandUriTemplate(target, values);
+    server = host.connections.find((connection) =>
+      connection.resourceTemplates.some((template) => template.uriTemplate === target),
+    )?.name;
+  }
+  const read = await host.readResource(uri, server);
+  for (const content of read.contents) {
+    attachments.push(
+      'text' in content
+        ? { type: 'text', text: `Attached ${content.uri}:\n${content.text}` }
+        : { type: 'text', text: `[binary resource ${content.uri} not attached]` },
+    );
+  }
+  writeError(`Attached ${uri} to your next message.\n`);
 }
 
 /** Turns a command of the chat into what to send next, or undefined when it was handled here. */
@@ -42,35 +81,20 @@ async function slashCommand(host: Host, line: string, attachments: ContentPart[]
   } else if (command === '/resources') {
     for (const connection of host.connections) {
       for (const resource of connection.resources) writeOut(`${resource.uri}  ${resource.name} (${connection.name})\n`);
+      for (const template of connection.resourceTemplates) {
+        const values = templateVariables(template.uriTemplate).map((name) => ` ${name}=…`);
+        writeOut(`${template.uriTemplate}${values.join('')}  ${template.name} (${connection.name}, template)\n`);
+      }
     }
   } else if (command === '/attach') {
-    const uri = rest[0];
-    const connection = host.connections.find((each) => each.resources.some((resource) => resource.uri === uri));
-    if (!uri || !connection) writeError(`No server lists the resource ${uri ?? '(none given)'}; see /resources.\n`);
-    else {
-      const read = await connection.readResource(uri);
-      for (const content of read.contents) {
-        attachments.push(
-          'text' in content
-            ? { type: 'text', text: `Attached ${content.uri}:\n${content.text}` }
-            : { type: 'text', text: `[binary resource ${content.uri} not attached]` },
-        );
-      }
-      writeError(`Attached ${uri} to your next message.\n`);
-    }
+    await attach(host, rest[0], rest.slice(1), attachments);
   } else if (command === '/prompt') {
     const found = findPrompt(host, rest[0] ?? '');
     if (!found) writeError(`No prompt ${rest[0] ?? '(none given)'}; see /prompts.\n`);
     else {
-      const args = Object.fromEntries(
-        rest.slice(1).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-      );
-      const prompt = await found.connection.getPrompt(found.name, args);
-      return prompt.messages.map((message) =>
-        message.content.type === 'text'
-          ? { type: 'text', text: message.content.text }
-          : { type: 'text', text: `[${message.content.type} from the prompt omitted]` },
-      );
+      const prompt = await found.connection.getPrompt(found.name, keyValues(rest.slice(1)));
+      // Text, images and embedded resources reach the conversation; audio and binary resources are described.
+      return contentBlockParts(prompt.messages.map((message) => message.content));
     }
   } else writeError(`Unknown command ${command}.\n${help}`);
   return undefined;
