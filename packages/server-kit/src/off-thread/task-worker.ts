@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { errorMessage, ToolError } from '../errors.js';
 import type { TaskReply, TaskRequest } from './task-protocol.js';
 
 // The entry of every off-thread worker: imports a task module once, calls the named export per request.
@@ -16,8 +17,7 @@ parentPort?.on('message', async (request: TaskRequest) => {
     if (typeof task !== 'function') throw new Error(`${request.module} exports no function named ${request.name}`);
     reply = { id: request.id, output: await task(request.input) };
   } catch (error) {
-    const toolError = typeof error === 'object' && error !== null && Symbol.for('mcpkit.ToolError') in error;
-    reply = { id: request.id, error: { message: error instanceof Error ? error.message : String(error), toolError } };
+    reply = { id: request.id, error: { message: errorMessage(error), toolError: ToolError.isInstance(error) } };
   }
   parentPort?.postMessage(reply);
 });
