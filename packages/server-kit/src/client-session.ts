@@ -98,27 +98,27 @@ export class ClientSession implements KitSession {
   private rootsCache: Promise<Root[] | undefined> | undefined;
   private client: ClientInfo | undefined;
 
-  constructor(private readonly host: SessionOwner) {
-    const capabilities = offered(host.registry);
+  constructor(private readonly owner: SessionOwner) {
+    const capabilities = offered(owner.registry);
     this.server = new Server(
-      { name: host.name, version: host.version, ...(host.title ? { title: host.title } : {}) },
+      { name: owner.name, version: owner.version, ...(owner.title ? { title: owner.title } : {}) },
       {
         capabilities,
-        ...(host.instructions ? { instructions: host.instructions } : {}),
+        ...(owner.instructions ? { instructions: owner.instructions } : {}),
       },
     );
     this.server.onclose = () => {
-      host.forget(this);
+      owner.forget(this);
     };
     // A line that is not JSON-RPC, a response to nothing, a failed write: the connection goes on, but say so. A client
     // that left before its answers is normal (a closed tab, a cancelled fetch): said once, at debug level.
     let clientLeft = false;
     this.server.onerror = (error) => {
       if (!clientGone.test(error.message)) {
-        host.log.warning(`MCP connection error (the connection goes on): ${error.message}`);
+        owner.log.warning(`MCP connection error (the connection goes on): ${error.message}`);
       } else if (!clientLeft) {
         clientLeft = true;
-        host.log.debug(
+        owner.log.debug(
           `A client went away before its answer was sent (not logged again for this session): ${error.message}`,
         );
       }
@@ -134,7 +134,7 @@ export class ClientSession implements KitSession {
   /** Sends a log record to this client when it is at or above the level the client set. */
   readonly clientSink: LogSink = (level, message, data) => {
     if (!isLevelEnabled(level, this.logLevel) || this.server.transport === undefined) return;
-    this.server.notification(logNotification(level, this.host.name, message, data)).catch(() => {});
+    this.server.notification(logNotification(level, this.owner.name, message, data)).catch(() => {});
   };
 
   /** The client on the other end. */
@@ -159,7 +159,7 @@ export class ClientSession implements KitSession {
       (result) => result.roots,
       (error: unknown) => {
         this.rootsCache = undefined;
-        this.host.log.warning('Listing the client roots failed', error);
+        this.owner.log.warning('Listing the client roots failed', error);
         return undefined;
       },
     );
@@ -173,7 +173,7 @@ export class ClientSession implements KitSession {
   private requestSink(extra: Extra): LogSink {
     return (level, message, data) => {
       if (!isLevelEnabled(level, this.logLevel)) return;
-      extra.sendNotification(logNotification(level, this.host.name, message, data)).catch(() => {});
+      extra.sendNotification(logNotification(level, this.owner.name, message, data)).catch(() => {});
     };
   }
 
@@ -188,7 +188,7 @@ export class ClientSession implements KitSession {
     const context: RequestContext = {
       signal: extra.signal,
       get log() {
-        log ??= createLogger(session.host.stderr, session.requestSink(extra));
+        log ??= createLogger(session.owner.stderr, session.requestSink(extra));
         return log;
       },
       client: this.clientInfo(),
@@ -202,7 +202,7 @@ export class ClientSession implements KitSession {
   private page<Key extends string, T>(key: Key, items: readonly T[], cursor: string | undefined) {
     let page: Page<T>;
     try {
-      page = paginate(items, cursor, this.host.pageSize);
+      page = paginate(items, cursor, this.owner.pageSize);
     } catch (error) {
       throw new RequestError(ErrorCode.InvalidParams, errorMessage(error));
     }
@@ -212,7 +212,7 @@ export class ClientSession implements KitSession {
   }
 
   private findCompleter(ref: { type: string; name?: string; uri?: string }, argument: string): Completer | undefined {
-    const { registry } = this.host;
+    const { registry } = this.owner;
     if (ref.type === 'ref/prompt' && ref.name !== undefined) {
       return registry.prompts.get(ref.name)?.definition.complete?.[argument];
     }
@@ -264,7 +264,7 @@ export class ClientSession implements KitSession {
   }
 
   private registerToolHandlers(): void {
-    const { registry } = this.host;
+    const { registry } = this.owner;
     this.handle(ListToolsRequestSchema, (request) =>
       this.page(
         'tools',
@@ -276,15 +276,15 @@ export class ClientSession implements KitSession {
       const registered = registry.tools.get(request.params.name);
       if (!registered) throw new RequestError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       return runTool(registered, request.params.arguments, {
-        budget: this.host.budget,
-        log: this.host.log,
+        budget: this.owner.budget,
+        log: this.owner.log,
         context: () => createToolContext(this.requestContext(extra), extra, this),
       });
     });
   }
 
   private registerResourceHandlers(): void {
-    const { registry } = this.host;
+    const { registry } = this.owner;
     this.handle(ListResourcesRequestSchema, async (request, extra) => {
       const context = this.requestContext(extra);
       const listed: ResourceListing[] = Array.from(registry.resources.values(), (resource) => resource.listing);
@@ -301,7 +301,7 @@ export class ClientSession implements KitSession {
       ),
     );
     this.handle(ReadResourceRequestSchema, (request, extra) =>
-      readResource(registry, request.params.uri, this.requestContext(extra), this.host.log),
+      readResource(registry, request.params.uri, this.requestContext(extra), this.owner.log),
     );
     this.handle(SubscribeRequestSchema, (request) => {
       this.subscriptions.add(request.params.uri);
@@ -314,7 +314,7 @@ export class ClientSession implements KitSession {
   }
 
   private registerPromptHandlers(): void {
-    const { registry } = this.host;
+    const { registry } = this.owner;
     this.handle(ListPromptsRequestSchema, (request) =>
       this.page(
         'prompts',
@@ -323,7 +323,7 @@ export class ClientSession implements KitSession {
       ),
     );
     this.handle(GetPromptRequestSchema, (request, extra) =>
-      getPrompt(registry, request.params.name, request.params.arguments, this.requestContext(extra), this.host.log),
+      getPrompt(registry, request.params.name, request.params.arguments, this.requestContext(extra), this.owner.log),
     );
   }
 
@@ -332,13 +332,13 @@ export class ClientSession implements KitSession {
     server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
       this.rootsCache = undefined;
       const roots = await this.roots();
-      if (roots) this.host.onRootsChanged?.(roots, this);
+      if (roots) this.owner.onRootsChanged?.(roots, this);
     });
 
     server.oninitialized = () => {
-      if (!this.host.onRootsChanged || !this.clientInfo().supports('roots')) return;
+      if (!this.owner.onRootsChanged || !this.clientInfo().supports('roots')) return;
       void this.roots().then((roots) => {
-        if (roots) this.host.onRootsChanged?.(roots, this);
+        if (roots) this.owner.onRootsChanged?.(roots, this);
       });
     };
   }
