@@ -1,0 +1,283 @@
+import {
+  CreateMessageResultSchema,
+  CreateMessageResultWithToolsSchema,
+  ElicitResultSchema,
+  ListRootsResultSchema,
+} from '@modelcontextprotocol/core';
+import {
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type CreateMessageResultWithTools,
+  type ElicitRequestFormParams,
+  type ElicitResult,
+  type InputRequest,
+  type InputRequiredResult,
+  inputRequired,
+  type ListRootsResult,
+  ProtocolError,
+  ProtocolErrorCode,
+} from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+import { ToolError } from '../errors.js';
+import { digest } from './digest.js';
+import { InputPending } from './input-pending.js';
+import type { RoundCall, RoundState, RoundStateCodec } from './round-state.js';
+
+/** The three kinds of input a handler can ask the client for. */
+export type AskKind = 'elicit' | 'sample' | 'roots';
+
+/** Options of one ask. */
+export interface AskOptions {
+  /** The key of the ask in `inputRequests`; by default `<kind>-<n>`, n counting every ask of the call from 1. */
+  key?: string;
+}
+
+/** The asks a handler makes in the modern era; each resolves with the client's answer, or suspends the round. */
+export interface InputAsker {
+  /** Asks the user to fill in a form (form-mode elicitation). */
+  elicit(
+    params: { message: string; requestedSchema: ElicitRequestFormParams['requestedSchema'] },
+    options?: AskOptions,
+  ): Promise<ElicitResult>;
+  /** Asks the client's model for a completion. */
+  sample(
+    params: CreateMessageRequestParams,
+    options?: AskOptions,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  /** Asks for the client's roots. */
+  roots(options?: AskOptions): Promise<ListRootsResult>;
+}
+
+/** What the client sent with the request, besides the call itself. */
+export interface RoundRequest {
+  /** The echoed `requestState`, if any (as received: not trusted). */
+  requestState?: unknown;
+  /** The answers of this round, keyed like the asks (as received: not trusted). */
+  inputResponses?: unknown;
+  /** Keys whose answers the SDK dropped because they were not response objects. */
+  droppedInputResponseKeys?: readonly string[];
+  /** The capabilities the client declared in the request's `_meta`. */
+  clientCapabilities?: ClientCapabilities;
+}
+
+/** How a round ended: the handler completed, or it asked for input and the client must retry. */
+export type RoundOutcome<Value> =
+  | { kind: 'complete'; value: Value }
+  | { kind: 'input_required'; result: InputRequiredResult };
+
+/** Options of {@link createInputRounds}. */
+export interface InputRoundsOptions {
+  /** Signs and checks the state carried between rounds. */
+  codec: RoundStateCodec;
+  /** How many times one call may ask for input (default 8, as the SDK's legacy shim). */
+  maxRounds?: number;
+  /** How many bytes of answers one call may record (default 64 KiB); the state carries all of them. */
+  maxRecordedBytes?: number;
+}
+
+/** Runs handlers in rounds: asks suspend the call into an `input_required` result, the retry replays it. */
+export interface InputRounds {
+  /**
+   * Runs `handler` with an asker. Answers recorded in the request state replay at once, answers in this round's
+   * `inputResponses` are checked and recorded, and any other ask suspends the round: one event-loop turn later (so
+   * that asks made together join it) the handler's signal is aborted with {@link InputPending}, what it does next
+   * is discarded, and the outcome is `input_required` with every open ask and a new signed state.
+   */
+  run<Value>(
+    call: RoundCall,
+    request: RoundRequest,
+    signal: AbortSignal,
+    handler: (asker: InputAsker, signal: AbortSignal) => Promise<Value>,
+  ): Promise<RoundOutcome<Value>>;
+}
+
+interface Ask {
+  kind: AskKind;
+  request: InputRequest;
+  schema: z.ZodType;
+  capability: keyof ClientCapabilities;
+  options?: AskOptions;
+}
+
+const capabilitySentence: Record<AskKind, string> = {
+  elicit: 'This client does not support elicitation, so the tool cannot ask the user.',
+  sample: 'This client does not support sampling, so the tool cannot ask its model.',
+  roots: 'This client does not support roots, so the server cannot ask for them.',
+};
+
+const answerName: Record<AskKind, string> = {
+  elicit: 'an elicitation result',
+  sample: 'a sampling result',
+  roots: 'a roots list',
+};
+
+function invalidAnswer(key: string, kind: AskKind, detail: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `The answer in inputResponses under '${key}' is not ${answerName[kind]}: ${detail}.`,
+  );
+}
+
+function notDeterministic(call: RoundCall, key: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    `The ${call.method} handler of '${call.target}' asked a different question under '${key}' than the one the client answered. A handler that asks for input runs again from the start on every round, so it must ask the same questions in the same order when given the same arguments and answers.`,
+  );
+}
+
+function responsesOf(inputResponses: unknown): Record<string, unknown> | undefined {
+  if (inputResponses === undefined) return undefined;
+  if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      'inputResponses must be an object that maps the key of each input request to the client’s answer.',
+    );
+  }
+  return inputResponses as Record<string, unknown>;
+}
+
+/** Creates the round engine the kit runs modern-era tools, prompts and resource reads in. */
+export function createInputRounds(options: InputRoundsOptions): InputRounds {
+  const maxRounds = options.maxRounds ?? 8;
+  const maxRecordedBytes = options.maxRecordedBytes ?? 64 * 1024;
+  const codec = options.codec;
+
+  return {
+    async run(call, request, signal, handler) {
+      const state: RoundState =
+        request.requestState === undefined ? codec.initial(call) : await codec.open(request.requestState, call);
+      const responses = responsesOf(request.inputResponses);
+      const dropped = new Set(request.droppedInputResponseKeys ?? []);
+      const recorded = new Map(state.r.map(([key, question, answer]) => [key, { question, answer }]));
+      const waiting = new Map(state.p);
+      const open = new Map<string, { question: string; request: InputRequest }>();
+      let asks = 0;
+      // A failure the handler must not swallow: it fails the call whatever the handler does with it.
+      let fatal: unknown;
+      let suspend: (() => void) | undefined;
+      const suspended = new Promise<void>((resolve) => {
+        suspend = resolve;
+      });
+      let suspending = false;
+
+      const controller = new AbortController();
+      const forwardAbort = () => controller.abort(signal.reason);
+      if (signal.aborted) controller.abort(signal.reason);
+      else signal.addEventListener('abort', forwardAbort, { once: true });
+
+      const fail = (error: unknown): Promise<never> => {
+        fatal ??= error;
+        return Promise.reject(error);
+      };
+
+      const ask = (ask: Ask): Promise<unknown> => {
+        asks += 1;
+        const key = ask.options?.key ?? `${ask.kind}-${asks}`;
+        const question = digest(ask.request);
+        const prior = recorded.get(key);
+        if (prior !== undefined) {
+          return prior.question === question ? Promise.resolve(prior.answer) : fail(notDeterministic(call, key));
+        }
+        const expected = waiting.get(key);
+        if (expected !== undefined && expected !== question) return fail(notDeterministic(call, key));
+        if (open.has(key)) {
+          return fail(
+            new ProtocolError(
+              ProtocolErrorCode.InternalError,
+              `The ${call.method} handler of '${call.target}' asked twice under the key '${key}' in one round; give each ask its own key.`,
+            ),
+          );
+        }
+        if (dropped.has(key)) return fail(invalidAnswer(key, ask.kind, 'it is not an object'));
+        const answer = responses?.[key];
+        if (answer !== undefined) {
+          const parsed = ask.schema.safeParse(answer);
+          if (!parsed.success) {
+            return fail(invalidAnswer(key, ask.kind, parsed.error.issues.map((issue) => issue.message).join('; ')));
+          }
+          recorded.set(key, { question, answer: parsed.data });
+          return Promise.resolve(parsed.data);
+        }
+        if (!request.clientCapabilities?.[ask.capability]) {
+          return Promise.reject(new ToolError(capabilitySentence[ask.kind]));
+        }
+        open.set(key, { question, request: ask.request });
+        if (!suspending) {
+          suspending = true;
+          setImmediate(() => suspend?.());
+        }
+        // Never settles: the round ends here, and the retry replays the handler up to this ask with its answer.
+        return new Promise(() => {});
+      };
+
+      const asker: InputAsker = {
+        elicit: (params, askOptions) =>
+          ask({
+            kind: 'elicit',
+            request: inputRequired.elicit({ mode: 'form', ...params }),
+            schema: ElicitResultSchema,
+            capability: 'elicitation',
+            ...(askOptions ? { options: askOptions } : {}),
+          }) as Promise<ElicitResult>,
+        sample: (params, askOptions) =>
+          ask({
+            kind: 'sample',
+            request: inputRequired.createMessage(params),
+            schema: params.tools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema,
+            capability: 'sampling',
+            ...(askOptions ? { options: askOptions } : {}),
+          }) as Promise<CreateMessageResult>,
+        roots: (askOptions) =>
+          ask({
+            kind: 'roots',
+            request: inputRequired.listRoots(),
+            schema: ListRootsResultSchema,
+            capability: 'roots',
+            ...(askOptions ? { options: askOptions } : {}),
+          }) as Promise<ListRootsResult>,
+      };
+
+      try {
+        const running = handler(asker, controller.signal);
+        const first = await Promise.race([
+          running.then(
+            (value) => ({ kind: 'complete' as const, value }),
+            (error: unknown) => ({ kind: 'error' as const, error }),
+          ),
+          suspended.then(() => ({ kind: 'suspended' as const })),
+        ]);
+        if (fatal !== undefined) throw fatal;
+        if (first.kind === 'complete') return { kind: 'complete', value: first.value };
+        if (first.kind === 'error') throw first.error;
+
+        controller.abort(new InputPending());
+        running.catch(() => {});
+        if (state.c + 1 > maxRounds) {
+          throw new ToolError(
+            `The call asked for input more than ${maxRounds} times, the limit for one call; ask for everything it needs in fewer rounds.`,
+          );
+        }
+        const answers = [...recorded].map(([key, entry]) => [key, entry.question, entry.answer] as const);
+        if (Buffer.byteLength(JSON.stringify(answers)) > maxRecordedBytes) {
+          throw new ToolError(
+            `The answers to this call's questions exceed ${maxRecordedBytes} bytes, the limit for one call; ask for less.`,
+          );
+        }
+        const next: RoundState = {
+          ...state,
+          c: state.c + 1,
+          r: answers.map(([key, question, answer]) => [key, question, answer]),
+          p: [...open].map(([key, entry]) => [key, entry.question]),
+        };
+        const inputRequests = Object.fromEntries([...open].map(([key, entry]) => [key, entry.request]));
+        return {
+          kind: 'input_required',
+          result: inputRequired({ inputRequests, requestState: await codec.seal(next) }),
+        };
+      } finally {
+        signal.removeEventListener('abort', forwardAbort);
+      }
+    },
+  };
+}
