@@ -69,7 +69,7 @@ export async function createDatabaseServer(options: DatabaseServerOptions): Prom
   return createServer({
     name: 'mcpkit-database',
     version: options.version ?? '0.1.0',
-    title: 'Database',
+    title: engine.dialect === 'sqlite' ? 'SQLite Database' : 'PostgreSQL Database',
     instructions:
       `The ${engine.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database ${engine.label}. Learn the schema with list_tables and ` +
       'describe_table, read with query (one statement, values in params, capped rows), check plans with explain_query' +

@@ -66,7 +66,11 @@ describe('mcpkit-database command line', () => {
   it('tells clients its title and the package version', async () => {
     await using client = await spawnTestClient({ command: process.execPath, args: [binPath, fixture.file] });
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    expect(client.client.getServerVersion()).toMatchObject({ name: 'mcpkit-database', title: 'Database', version });
+    expect(client.client.getServerVersion()).toMatchObject({
+      name: 'mcpkit-database',
+      title: 'SQLite Database',
+      version,
+    });
   });
 
   it('refuses a file that is not a SQLite database with a clear message', async () => {
