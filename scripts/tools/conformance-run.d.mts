@@ -24,6 +24,8 @@ export interface RequirementSetRun {
 /** The verdict of a run against a baseline. */
 export interface ConformanceVerdict {
   regressions: string[];
+  /** The scenarios of the regressions, each once. */
+  regressed: string[];
   stale: string[];
   misplaced: string[];
   passed: string[];
@@ -50,10 +52,18 @@ export declare function judgeRun(
   run: Pick<RequirementSetRun, 'results' | 'notScored'>,
   baseline: ConformanceBaseline,
 ): ConformanceVerdict;
-/** Runs one requirement set in server mode (target: URL) or client mode (target: command) and reads its results. */
-export declare function runRequirementSet(options: {
+/** How to run a requirement set: the mode, the set, the server URL or the client command, the scenario timeout. */
+export interface RequirementSetOptions {
   mode: 'server' | 'client';
   requirements: string;
   target: string;
   timeoutMs?: number;
-}): Promise<RequirementSetRun>;
+}
+/** Runs one requirement set in server mode (target: URL) or client mode (target: command) and reads its results. */
+export declare function runRequirementSet(options: RequirementSetOptions): Promise<RequirementSetRun>;
+/** Runs `scenarios` again one at a time at the set's wire version; returns `run` with their new results. */
+export declare function rerunScenarios(
+  run: RequirementSetRun,
+  options: RequirementSetOptions,
+  scenarios: string[],
+): Promise<RequirementSetRun>;

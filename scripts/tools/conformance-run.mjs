@@ -92,11 +92,13 @@ export function readBaseline(path, requirements) {
 /**
  * Judges a run against a baseline. A baseline key is a scenario (every check of it may fail) or `scenario:check-id`
  * (only that check may fail), filed under `required` or `notScored` as the suite classifies the scenario. Returns
- * the regressions (failing checks no entry excuses), the stale entries (their scenario or check now passes, or did
- * not run) and the misplaced ones (filed in the wrong section), plus the passing and failing scenario names.
+ * the regressions (failing checks no entry excuses) and their scenarios, the stale entries (their scenario or check
+ * now passes, or did not run) and the misplaced ones (filed in the wrong section), plus the passing and failing
+ * scenario names.
  */
 export function judgeRun({ results, notScored }, baseline) {
   const regressions = [];
+  const regressed = new Set();
   const stale = [];
   const misplaced = [];
   const passed = [];
@@ -127,7 +129,10 @@ export function judgeRun({ results, notScored }, baseline) {
     for (const [id, message] of failing) {
       const key = `${scenario}:${id}`;
       if (key in entries) used.add(`${section}/${key}`);
-      else regressions.push(`${section} ${scenario} / ${id}: ${message}`);
+      else {
+        regressions.push(`${section} ${scenario} / ${id}: ${message}`);
+        regressed.add(scenario);
+      }
     }
     for (const key of Object.keys(entries)) {
       if (!key.startsWith(`${scenario}:`)) continue;
@@ -142,26 +147,46 @@ export function judgeRun({ results, notScored }, baseline) {
       if (!used.has(`${section}/${key}`)) stale.push(`${section} ${key}: no such scenario ran; remove it`);
     }
   }
-  return { regressions, stale, misplaced, passed, failed };
+  return { regressions, regressed: [...regressed], stale, misplaced, passed, failed };
 }
 
-/**
- * Runs one requirement set: `server` mode against `target` (a URL) or `client` mode with `target` as the command
- * that starts the client. Installs Node 22 and the suite on first use; results go to a temporary folder, read and
- * then removed.
- */
-export async function runRequirementSet({ mode, requirements, target, timeoutMs }) {
+/** Runs the suite in `mode` against `target` with the given scenario selection; reads and removes its results. */
+async function runSuite({ mode, target, timeoutMs }, selection) {
   const node = ensureNode22();
   const conformance = ensureNpmTool(conformanceSpec).bins.conformance;
   if (!conformance) throw new Error(`${conformanceSpec} has no conformance bin`);
   const outputDirectory = mkdtempSync(join(tmpdir(), `mcpkit-conformance-${mode}-`));
   try {
-    const args = [conformance, mode, mode === 'server' ? '--url' : '--command', target];
-    args.push('--requirements', requirements, '--output-dir', outputDirectory);
+    const args = [conformance, mode, mode === 'server' ? '--url' : '--command', target, ...selection];
+    args.push('--output-dir', outputDirectory);
     if (timeoutMs !== undefined) args.push('--timeout', String(timeoutMs));
     const { code, output } = await runToEnd(node, args);
-    return { code, output, results: readScenarioResults(outputDirectory, mode), ...readRunSummary(output) };
+    return { code, output, results: readScenarioResults(outputDirectory, mode) };
   } finally {
     rmSync(outputDirectory, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs one requirement set: `server` mode against `target` (a URL) or `client` mode with `target` as the command
+ * that starts the client. Installs Node 22 and the suite on first use.
+ */
+export async function runRequirementSet(options) {
+  const run = await runSuite(options, ['--requirements', options.requirements]);
+  return { ...run, ...readRunSummary(run.output) };
+}
+
+/**
+ * Runs `scenarios` of a set again, one at a time, at the set's wire version, and returns `run` with their new
+ * results: for client mode, where the suite starts all of a set's clients at once and a loaded machine can time one
+ * out. A scenario that fails alone too is a regression all the same.
+ */
+export async function rerunScenarios(run, options, scenarios) {
+  const results = new Map(run.results);
+  for (const scenario of scenarios) {
+    const selection = ['--scenario', scenario, '--spec-version', options.requirements, '--force'];
+    const single = await runSuite(options, selection);
+    results.set(scenario, single.results.get(scenario) ?? null);
+  }
+  return { ...run, results };
 }

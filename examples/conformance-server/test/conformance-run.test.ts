@@ -36,6 +36,7 @@ describe('judgeRun', () => {
     );
     expect(verdict).toEqual({
       regressions: [],
+      regressed: [],
       stale: [],
       misplaced: [],
       passed: ['ping'],
@@ -53,6 +54,7 @@ describe('judgeRun', () => {
       'required ping / wire: WARNING wire is doubtful',
       'notScored tasks-lifecycle / create: FAILURE create broke',
     ]);
+    expect(verdict.regressed).toEqual(['ping', 'tasks-lifecycle']);
   });
 
   it('counts a scenario without results or without any successful check as failing', () => {

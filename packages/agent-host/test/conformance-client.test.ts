@@ -2,8 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   judgeRun,
+  type RequirementSetOptions,
   type RequirementSetRun,
   readBaseline,
+  rerunScenarios,
   runRequirementSet,
 } from '../../../scripts/tools/conformance-run.mjs';
 
@@ -19,15 +21,29 @@ const baselinePath = (requirements: string) =>
 
 // The suite starts all of a set's clients at once (25 and 39 host processes), which on two loaded cores can take
 // longer than its default 30 s per scenario (measured: 6 to 39 timeouts at that setting, none when a scenario runs
-// alone in 5-8 s); 60 s, as the earlier one-at-a-time runs had, keeps a passing scenario from timing out. The sets
-// run one after the other, not to double that load; sse-retry only fails a client that reconnects too early.
+// alone in 5-8 s); 60 s, as the earlier one-at-a-time runs had, keeps most passing scenarios from timing out. A
+// scenario that still fails where the baseline does not allow it runs again alone (at most a few, so a real
+// regression costs seconds, not minutes): a regression is one that fails alone too. The sets run one after the other,
+// not to double the load; sse-retry only fails a client that reconnects too early.
 const scenarioTimeoutMs = 60_000;
+const maximumReruns = 6;
 
 describe.each(requirementSets)('the official MCP conformance suite, client mode, --requirements %s', (requirements) => {
   let run: RequirementSetRun;
+  let rerun: string[] = [];
 
   beforeAll(async () => {
-    run = await runRequirementSet({ mode: 'client', requirements, target: client, timeoutMs: scenarioTimeoutMs });
+    const options: RequirementSetOptions = {
+      mode: 'client',
+      requirements,
+      target: client,
+      timeoutMs: scenarioTimeoutMs,
+    };
+    const first = await runRequirementSet(options);
+    const { regressed } = judgeRun(first, readBaseline(baselinePath(requirements), requirements));
+    rerun = regressed.length <= maximumReruns ? regressed : [];
+    run = rerun.length > 0 ? await rerunScenarios(first, options, rerun) : first;
+    if (rerun.length > 0) process.stderr.write(`conformance ${requirements}: ran again alone: ${rerun.join(', ')}\n`);
   }, 600_000);
 
   it('runs every scenario the suite announced', () => {
@@ -43,7 +59,8 @@ describe.each(requirementSets)('the official MCP conformance suite, client mode,
       stale: [],
       misplaced: [],
     });
+    // The suite's own verdict counts required FAILUREs only; with none left (and none run again), it must agree.
     const requiredFailed = verdict.failed.filter((scenario) => !run.notScored.has(scenario));
-    if (requiredFailed.length === 0) expect(run.code, run.output).toBe(0);
+    if (requiredFailed.length === 0 && rerun.length === 0) expect(run.code, run.output).toBe(0);
   });
 });
