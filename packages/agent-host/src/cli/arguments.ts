@@ -65,14 +65,15 @@ Usage:
                                       (database, filesystem, search) in claude, cursor or vscode
 
 Options:
-  -c, --config FILE        config with "mcpServers" or "servers" (default ./mcp.json, then .vscode/mcp.json,
-                           then Claude Desktop's)
+  -c, --config FILE        config with "mcpServers" or "servers", JSON with comments (default ./mcp.json, then
+                           .mcp.json, .vscode/mcp.json, .cursor/mcp.json, then Claude Desktop's)
   -m, --model PROVIDER:MODEL  openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, ollama:llama3.1,
                            scripted:FILE.json (default: MCPKIT_MODEL, else whichever API key is set)
       --json               print JSON: the whole transcript for run, the raw result for call, the list for tools
   -q, --quiet              no trace and no server logs on stderr
       --max-steps N        most tool-calling turns per question (default 10)
-      --timeout MS         time limit of each tool call (default: the config's, else 60000)
+      --timeout MS         longest silence of a tool call; progress notifications reset it (default: the
+                           config's, else 60000)
       --system TEXT        instructions for the model
       --sampling POLICY    whether servers may use the model: allow, ask, deny (default ask: chat asks you,
                            the other commands decline)
@@ -86,7 +87,8 @@ Options:
   -v, --version            show the version
 
 Environment:
-  OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OLLAMA_HOST, MCPKIT_MODEL
+  OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OLLAMA_HOST, MCPKIT_MODEL,
+  MCPKIT_INPUT_<ID> (the value of a VS Code input)
 `;
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseJsonc } from '../config/parse-jsonc.js';
 import { checkoutRoot, clientConfigPath, installEntry, mergeEntry, serverEntry, snippet } from './client-config.js';
 
 let directory: string;
@@ -75,6 +76,19 @@ describe('client config entries', () => {
     await expect(installEntry('cursor', file, 'db', { command: 'node', args: [] })).rejects.toThrow(/not valid JSON/);
     expect(readFileSync(file, 'utf8')).toBe('{ "mcpServers": ');
     expect(readdirSync(directory)).toEqual(['mcp.json']);
+  });
+
+  it('edits a JSONC config in place, keeping its comments', async () => {
+    const file = join(directory, 'mcp.json');
+    const text = '{\n  // my servers\n  "servers": {\n    "old": { "command": "x" }, // keep me\n  },\n}\n';
+    writeFileSync(file, text);
+    await installEntry('vscode', file, 'db', { type: 'stdio', command: 'node', args: [] });
+    const written = readFileSync(file, 'utf8');
+    expect(written).toContain('// my servers');
+    expect(written).toContain('// keep me');
+    expect(parseJsonc(written, file)).toEqual({
+      servers: { old: { command: 'x' }, db: { type: 'stdio', command: 'node', args: [] } },
+    });
   });
 
   it('refuses to replace a servers key that is not an object', () => {

@@ -3,8 +3,10 @@ import { chmod, copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { applyEdits, modify } from 'jsonc-parser';
 import { claudeDesktopConfigPath } from '../config/load-config.js';
-import { HostError } from '../errors.js';
+import { parseJsonc } from '../config/parse-jsonc.js';
+import { errorMessage, HostError } from '../errors.js';
 
 /** The clients whose config files `mcpkit-host install` knows. */
 export type ClientName = 'claude' | 'cursor' | 'vscode';
@@ -81,6 +83,7 @@ export interface InstallOutcome {
 /**
  * Merges the entry into the client's config file: the previous file is copied to a timestamped backup first, the new
  * one is written to a temporary file and renamed into place, and a file that is not valid JSON is left untouched.
+ * The file is read as JSONC, as VS Code and Cursor write it, and edited in place, so its comments and layout stay.
  */
 export async function installEntry(
   client: ClientName,
@@ -90,17 +93,18 @@ export async function installEntry(
   now = new Date(),
 ): Promise<InstallOutcome> {
   let existing: Record<string, unknown> = {};
+  let text = '';
   let backup: string | undefined;
   // A new file is private (client configs often hold API keys in `env`); an existing one keeps its permissions.
   let mode = 0o600;
   if (existsSync(file)) {
     mode = (await stat(file)).mode & 0o777;
-    const text = await readFile(file, 'utf8');
+    text = await readFile(file, 'utf8');
     let parsed: unknown;
     try {
-      parsed = text.trim() === '' ? {} : JSON.parse(text);
-    } catch {
-      throw new HostError('CONFIG_INVALID', `${file} is not valid JSON; fix it or move it away, then try again.`);
+      parsed = text.trim() === '' ? {} : parseJsonc(text, file);
+    } catch (error) {
+      throw new HostError('CONFIG_INVALID', `${errorMessage(error)} Fix it or move it away, then try again.`);
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw new HostError('CONFIG_INVALID', `${file} does not hold a JSON object; not changing it.`);
@@ -112,9 +116,13 @@ export async function installEntry(
   const key = serversKey(client);
   const replaced = Boolean((existing[key] as Record<string, unknown> | undefined)?.[name]);
   const merged = mergeEntry(client, existing, name, entry);
+  const written =
+    text.trim() === ''
+      ? `${JSON.stringify(merged, null, 2)}\n`
+      : applyEdits(text, modify(text, [key, name], entry, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
   await mkdir(dirname(file), { recursive: true });
   const temporary = `${file}.tmp-${process.pid}`;
-  await writeFile(temporary, `${JSON.stringify(merged, null, 2)}\n`, { encoding: 'utf8', mode });
+  await writeFile(temporary, written, { encoding: 'utf8', mode });
   await chmod(temporary, mode); // exactly, whatever the umask
   await rename(temporary, file);
   return { file, ...(backup ? { backup } : {}), replaced };
