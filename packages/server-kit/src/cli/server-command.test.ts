@@ -117,8 +117,9 @@ describe('subcommands', () => {
       positionals: ['d'],
       transport: { kind: 'stdio' },
     });
-    // without subcommands, `serve` is an ordinary positional
+    // without subcommands, `serve` is an ordinary positional; so is a name every object has
     expect(parseServerCommand(command, ['serve'])).toMatchObject({ positionals: ['serve'] });
+    expect(parseServerCommand(withSubcommands, ['constructor'])).toMatchObject({ positionals: ['constructor'] });
   });
 
   it('refuse the serving flags, bad values and missing positionals with usage errors', () => {

@@ -189,7 +189,11 @@ export function parseServerCommand<Flags extends Record<string, ServerFlag>>(
   environment: NodeJS.ProcessEnv = {},
 ): ParsedServerCommand<Flags> | ParsedSubcommand | { exit: string } {
   const [first, ...rest] = argv;
-  const subcommand = first === undefined ? undefined : command.subcommands?.[first];
+  // Own keys only: a positional such as `constructor` is not a subcommand.
+  const subcommand =
+    first !== undefined && command.subcommands && Object.hasOwn(command.subcommands, first)
+      ? command.subcommands[first]
+      : undefined;
   if (first !== undefined && subcommand) {
     const { values, positionals } = parseFlags({ ...subcommand.flags, ...subcommandFlags }, rest);
     if (values.help) return { exit: subcommandHelpText(command, first) };
