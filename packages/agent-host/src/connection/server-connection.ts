@@ -361,15 +361,19 @@ export class ServerConnection {
     if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
     const timeout = options.timeoutMs ?? this.config.callTimeoutMs;
     const totalTimeout = options.maxTotalTimeoutMs ?? timeout * defaultTotalTimeoutFactor;
-    // The total limit is a signal of its own, so that reaching it also tells the server to stop (the SDK's
-    // maxTotalTimeout is checked only when progress arrives, and does not send notifications/cancelled).
-    const total = AbortSignal.timeout(totalTimeout);
+    // The total limit aborts the call's own signal, so that reaching it also tells the server to stop (the SDK's
+    // maxTotalTimeout is checked only when progress arrives, and does not send notifications/cancelled). The
+    // caller's signal aborts it too.
+    const total = new AbortController();
+    const totalTimer = setTimeout(() => total.abort(), totalTimeout);
+    const abortTotal = () => total.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', abortTotal, { once: true });
     const onProgress = options.onProgress;
     try {
       const result = await connected.client.callTool({ name: tool, arguments: args }, undefined, {
         timeout,
         resetTimeoutOnProgress: true,
-        signal: options.signal ? AbortSignal.any([options.signal, total]) : total,
+        signal: total.signal,
         // Given always, so that every call carries a progress token.
         onprogress: (progress) =>
           onProgress?.({
@@ -381,7 +385,7 @@ export class ServerConnection {
       return result as CallToolResult;
     } catch (error) {
       if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
-      if (total.aborted) {
+      if (total.signal.aborted) {
         return errorResult(
           `Tool "${tool}" of server "${this.name}" did not finish within ${totalTimeout} ms in all, though it reported progress.`,
         );
@@ -401,6 +405,9 @@ export class ServerConnection {
         );
       }
       return errorResult(`Tool "${tool}" of server "${this.name}" failed: ${errorMessage(error)}`);
+    } finally {
+      clearTimeout(totalTimer);
+      options.signal?.removeEventListener('abort', abortTotal);
     }
   }
 
