@@ -52,6 +52,15 @@ export declare function judgeRun(
   run: Pick<RequirementSetRun, 'results' | 'notScored'>,
   baseline: ConformanceBaseline,
 ): ConformanceVerdict;
+/** Judges a run against the baseline file at `path`: what fails the test, and which required scenarios failed. */
+export declare function checkAgainstBaseline(
+  run: RequirementSetRun,
+  path: string,
+): {
+  problems: Pick<ConformanceVerdict, 'regressions' | 'stale' | 'misplaced'>;
+  requiredFailed: string[];
+  regressed: string[];
+};
 /** How to run a requirement set: the mode, the set, the server URL or the client command, the scenario timeout. */
 export interface RequirementSetOptions {
   mode: 'server' | 'client';

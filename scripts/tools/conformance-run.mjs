@@ -150,6 +150,19 @@ export function judgeRun({ results, notScored }, baseline) {
   return { regressions, regressed: [...regressed], stale, misplaced, passed, failed };
 }
 
+/**
+ * Judges `run` against the baseline file at `path`: `problems` fail the test unless all three are empty;
+ * `requiredFailed` names the required scenarios that failed (listed or not), `regressed` those with regressions.
+ */
+export function checkAgainstBaseline(run, path) {
+  const verdict = judgeRun(run, readBaseline(path, run.requirements));
+  return {
+    problems: { regressions: verdict.regressions, stale: verdict.stale, misplaced: verdict.misplaced },
+    requiredFailed: verdict.failed.filter((scenario) => !run.notScored.has(scenario)),
+    regressed: verdict.regressed,
+  };
+}
+
 /** Runs the suite in `mode` against `target` with the given scenario selection; reads and removes its results. */
 async function runSuite({ mode, target, timeoutMs }, selection) {
   const node = ensureNode22();
