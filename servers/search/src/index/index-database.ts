@@ -9,6 +9,9 @@ export const passagesPerDocument = 65_536;
 /** Title, path and body weights of BM25: a match in the title or path counts more than one in the text. */
 export const rankWeights = { title: 6, path: 4, body: 1 } as const;
 
+/** The FTS5 tokenizer of the passages; queries that must tokenize as the index does use the same. */
+export const passageTokenizer = 'porter unicode61 remove_diacritics 2';
+
 const schemaVersion = '1';
 
 /** What the index stores about a file besides its passages. */
@@ -104,7 +107,7 @@ export class IndexDatabase {
       );
       CREATE VIRTUAL TABLE passages USING fts5(
         title, path, body, line UNINDEXED,
-        tokenize = 'porter unicode61 remove_diacritics 2'
+        tokenize = '${passageTokenizer}'
       );
       INSERT INTO passages (passages, rank) VALUES ('rank', 'bm25(${rankWeights.title}, ${rankWeights.path}, ${rankWeights.body})');
       INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', '${schemaVersion}');

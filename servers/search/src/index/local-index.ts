@@ -2,6 +2,8 @@ import { AllowedDirectories } from '../allowed-directories.js';
 import { watchDirectories } from './file-watcher.js';
 import { IndexDatabase } from './index-database.js';
 import { Indexer, type IndexProgress, type IndexReport } from './indexer.js';
+import { type SearchPage, type SearchRequest, searchIndex } from './search-query.js';
+import { createSearchWorkers, type SearchWorkers } from './search-workers.js';
 
 /** How the local index is set up. */
 export interface LocalIndexOptions {
@@ -24,6 +26,7 @@ export class LocalIndex {
   private initial: Promise<unknown> | undefined;
   private initialDone = false;
   private readonly shutdown = new AbortController();
+  private searchWorkers: SearchWorkers | undefined;
 
   constructor(options: LocalIndexOptions) {
     this.directories = new AllowedDirectories(options.directories);
@@ -73,6 +76,16 @@ export class LocalIndex {
     return this.ready;
   }
 
+  /**
+   * Searches the index. An index file is searched on worker threads under a deadline and the signal, so a broad
+   * query never holds the event loop; an in-memory index (tests, embedding) can only be searched on this thread.
+   */
+  async search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchPage> {
+    if (this.database.file === ':memory:') return searchIndex(this.database, request);
+    this.searchWorkers ??= createSearchWorkers(this.database.file);
+    return this.searchWorkers.search(request, options);
+  }
+
   /** Watches the directories and refreshes the folders that change. */
   watch(onError: (error: unknown) => void): void {
     const ignoredPaths = new Set(['', '-wal', '-shm', '-journal'].map((suffix) => this.database.file + suffix));
@@ -93,7 +106,7 @@ export class LocalIndex {
   async close(): Promise<void> {
     this.watcher?.close();
     this.shutdown.abort();
-    await this.indexer.idle();
+    await Promise.all([this.indexer.idle(), this.searchWorkers?.close()]);
     this.database.close();
   }
 }

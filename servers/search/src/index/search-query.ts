@@ -1,6 +1,7 @@
-import { compileGlob, ToolError } from '@mcpkit/server-kit';
-import type { IndexDatabase } from './index-database.js';
-import { passagesPerDocument } from './index-database.js';
+import { compileGlob, ToolError } from '@mcpkit/server-kit/task';
+import type Database from 'better-sqlite3';
+import { passagesPerDocument, rankWeights } from './index-database.js';
+import { assertPrefixesBounded } from './prefix-bound.js';
 
 /** One search hit: a passage of a document, pointed at by the line of its first match. */
 export interface SearchHit {
@@ -61,13 +62,31 @@ function describeSyntaxError(query: string, error: unknown): ToolError {
   );
 }
 
-/** Runs a search and returns one page of hits, best first. */
-export function searchIndex(
-  database: IndexDatabase,
-  request: { query: string; limit: number; offset: number; pathGlob?: string; roots: readonly string[] },
-): SearchPage {
+/** What to search for and which page of the results to return. */
+export interface SearchRequest {
+  query: string;
+  limit: number;
+  offset: number;
+  /** Only files whose path relative to its root matches this glob. */
+  pathGlob?: string;
+  roots: readonly string[];
+}
+
+/**
+ * A SQL function called once per matching passage before it is scored: it does nothing, but it brings the thread back
+ * into JavaScript between passages, where terminating a worker takes effect (inside one native call it cannot).
+ */
+const rowCheckpoint = 'search_row_checkpoint';
+const connectionsWithCheckpoint = new WeakSet<Database.Database>();
+
+/** Runs a search on the index's connection (or a read-only one) and returns one page of hits, best first. */
+export function searchIndex(database: { readonly connection: Database.Database }, request: SearchRequest): SearchPage {
   const expression = toMatchExpression(request.query);
   const connection = database.connection;
+  if (!connectionsWithCheckpoint.has(connection)) {
+    connection.function(rowCheckpoint, { deterministic: false }, (_rowid: unknown) => 1);
+    connectionsWithCheckpoint.add(connection);
+  }
   // The kit's matcher costs at most pattern length times path length per path: no glob can stall the loop below.
   const matchesGlob = request.pathGlob ? compileGlob(request.pathGlob, { dot: true }) : undefined;
   const wanted = request.offset + request.limit + 1;
@@ -77,8 +96,14 @@ export function searchIndex(
   const documentOf = connection.prepare(`SELECT path, title FROM documents WHERE id = ?`);
   const perDocument = new Map<number, number>();
   try {
-    // FTS5 ranks on its own; rows meet the documents table one by one, only until the page is full.
-    const ranked = connection.prepare(`SELECT rowid, line, rank FROM passages WHERE passages MATCH ? ORDER BY rank`);
+    assertPrefixesBounded(connection, expression, request.query);
+    // The same BM25 as FTS5's `ORDER BY rank`, written out so that SQLite scores row by row through the checkpoint
+    // (FTS5's own rank sort scores every match inside one native call); rows then meet the documents table one by
+    // one, only until the page is full.
+    const ranked = connection.prepare(
+      `SELECT rowid, line, bm25(passages, ${rankWeights.title}, ${rankWeights.path}, ${rankWeights.body}) AS rank
+       FROM passages WHERE passages MATCH ? AND ${rowCheckpoint}(rowid) ORDER BY rank`,
+    );
     for (const row of ranked.iterate(expression) as Iterable<{ rowid: number; line: number; rank: number }>) {
       const id = Math.floor(row.rowid / passagesPerDocument);
       const shown = perDocument.get(id) ?? 0;

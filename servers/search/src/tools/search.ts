@@ -1,7 +1,7 @@
 import { decodeCursor, defineTool, encodeCursor, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { LocalIndex } from '../index/local-index.js';
-import { type SearchHit, searchIndex } from '../index/search-query.js';
+import type { SearchHit } from '../index/search-query.js';
 
 /** How long a search waits for the first indexing run before answering from what is indexed so far. */
 const readyWaitMs = 15_000;
@@ -33,7 +33,7 @@ export function searchTool(index: LocalIndex) {
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     budget: 20_000,
     truncationHint: 'Lower limit, narrow the query or use path_glob.',
-    async handler({ query, limit = 10, cursor, path_glob }) {
+    async handler({ query, limit = 10, cursor, path_glob }, { signal }) {
       let offset = 0;
       if (cursor !== undefined) {
         const state = decodeCursor(cursor);
@@ -43,13 +43,10 @@ export function searchTool(index: LocalIndex) {
         offset = state.offset;
       }
       const ready = await index.whenReady(readyWaitMs);
-      const page = searchIndex(index.database, {
-        query,
-        limit,
-        offset,
-        ...(path_glob ? { pathGlob: path_glob } : {}),
-        roots: index.directories.roots,
-      });
+      const page = await index.search(
+        { query, limit, offset, ...(path_glob ? { pathGlob: path_glob } : {}), roots: index.directories.roots },
+        { signal },
+      );
       const nextCursor = page.more ? encodeCursor({ offset: offset + limit, query }) : undefined;
       const lines: string[] = [];
       if (!ready) lines.push('[The first indexing run is still going: results cover only the files indexed so far.]');

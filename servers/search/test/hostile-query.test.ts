@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resultText } from '@mcpkit/server-kit/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { IndexDatabase } from '../src/index/index-database.js';
+import { searchIndex } from '../src/index/search-query.js';
+import { type InMemoryServer, startInMemoryServer } from './in-memory-server.js';
+import { median, probeWhile } from './responsiveness-probe.js';
+
+let base: string;
+let indexFile: string;
+let running: InMemoryServer;
+
+/** A small vocabulary: every word is in about a third of the passages, so an OR of them all matches every one. */
+const words = Array.from({ length: 100 }, (_, index) => `w${index.toString(36)}x`);
+const everyWord = words.join(' OR ');
+
+beforeAll(async () => {
+  base = mkdtempSync(join(tmpdir(), 'mcpkit-search-query-'));
+  indexFile = join(base, 'index.sqlite');
+  // 32,000 passages written straight into an index file (about 2 s); scoring all of them for a 100-word OR held
+  // the event loop for over a second before searches moved to worker threads.
+  const database = new IndexDatabase(indexFile);
+  let seed = 1;
+  const next = () => {
+    seed = (seed * 48_271) % 2_147_483_647;
+    return seed / 2_147_483_647;
+  };
+  database.transaction(() => {
+    for (let document = 0; document < 4000; document++) {
+      database.putDocument({
+        path: join(base, `doc-${document}.md`),
+        relativePath: `doc-${document}.md`,
+        size: 1,
+        mtimeMs: 1,
+        title: '',
+        lineCount: 40,
+        text: true,
+        passages: Array.from({ length: 8 }, (_, passage) => ({
+          line: passage * 5 + 1,
+          body: Array.from({ length: 30 }, () => words[Math.floor(next() * words.length)]).join(' '),
+        })),
+      });
+    }
+  });
+  database.close();
+  running = await startInMemoryServer({ directories: [base], indexFile, indexOnStart: false });
+}, 60_000);
+
+afterAll(async () => {
+  await running.close();
+  rmSync(base, { recursive: true, force: true });
+});
+
+it('a query that matches every passage of a large index leaves the server answering pings', async () => {
+  const { client } = running;
+  const { outcome, latencies } = await probeWhile(client, client.callTool('search', { query: everyWord }));
+  expect(outcome.status).toBe('fulfilled');
+  const result = (outcome as PromiseFulfilledResult<Awaited<ReturnType<typeof client.callTool>>>).value;
+  expect(result.isError, resultText(result)).toBeFalsy();
+  // The worker ranks exactly as the main thread does (same query, same connection settings, read-only).
+  const database = new IndexDatabase(indexFile);
+  try {
+    const expected = searchIndex(database, { query: everyWord, limit: 10, offset: 0, roots: [base] });
+    expect((result.structuredContent as { results: unknown[] }).results).toEqual(expected.hits);
+  } finally {
+    database.close();
+  }
+  expect(median(latencies)).toBeLessThan(200);
+}, 60_000);
+
+it('a cancelled query stops using CPU at once', async () => {
+  const controller = new AbortController();
+  const call = running.client.client
+    .callTool({ name: 'search', arguments: { query: everyWord, limit: 11 } }, undefined, {
+      signal: controller.signal,
+    })
+    .catch(() => undefined);
+  const abortDue = performance.now() + 150;
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  controller.abort();
+  // A held event loop delivers the cancel late; then the CPU of the whole process (the worker's thread included)
+  // must go quiet within 200 ms.
+  const abortLate = performance.now() - abortDue;
+  await call;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const before = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const used = process.cpuUsage(before);
+  expect(abortLate).toBeLessThan(200);
+  expect((used.user + used.system) / 1000).toBeLessThan(100);
+}, 30_000);
+
+it('a prefix that stands for too much of the index is refused before SQLite expands it', async () => {
+  const started = performance.now();
+  const result = await running.client.callTool('search', { query: 'w*' });
+  expect(result.isError).toBe(true);
+  expect(resultText(result)).toMatch(/^The prefix w\* in "w\*" stands for too many indexed words \(more than 200,000/);
+  expect(performance.now() - started).toBeLessThan(2_000);
+  const narrow = await running.client.callTool('search', { query: 'w1x*' });
+  expect(narrow.isError, resultText(narrow)).toBeFalsy();
+}, 30_000);
