@@ -15,6 +15,25 @@ const end = {
 };
 
 describe('traceListener', () => {
+  it('shows progress as lines, at most one a second per call, unless told not to', () => {
+    let out = '';
+    const progress = { type: 'tool-call-progress' as const, step: 1, callId: 'a', name: 'db__query', progress: 1 };
+    const listener = traceListener((text) => {
+      out += text;
+    });
+    listener({ ...progress, server: 'db', tool: 'query', total: 3, message: 'reading' });
+    listener({ ...progress, progress: 2 });
+    expect(out).toBe('  ⋯ db.query 1/3 reading\n');
+    out = '';
+    traceListener(
+      (text) => {
+        out += text;
+      },
+      { progress: false },
+    )(progress);
+    expect(out).toBe('');
+  });
+
   it('folds a result onto the call line by default', () => {
     let out = '';
     traceListener((text) => {

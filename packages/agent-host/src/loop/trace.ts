@@ -22,6 +22,8 @@ const progressIntervalMs = 1000;
 export interface TraceOptions {
   /** Lines of each tool result shown under its call (default 0: the first line, folded, on the call's own line). */
   resultLines?: number;
+  /** Whether progress notifications are lines of the trace, at most one a second per call (default true). */
+  progress?: boolean;
 }
 
 /** The first lines of a tool result, indented, with a count of the lines left out. */
@@ -36,6 +38,7 @@ function preview(text: string, lines: number): string {
 /** A readable trace of a run, one line per event worth seeing: steps, tool calls with durations, the totals. */
 export function traceListener(write: (text: string) => void, options: TraceOptions = {}): AgentListener {
   const resultLines = options.resultLines ?? 0;
+  const showProgress = options.progress ?? true;
   const lastProgress = new Map<string, number>();
   return (event) => {
     switch (event.type) {
@@ -53,6 +56,7 @@ export function traceListener(write: (text: string) => void, options: TraceOptio
         break;
       }
       case 'tool-call-progress': {
+        if (!showProgress) break;
         const now = performance.now();
         if (now - (lastProgress.get(event.callId) ?? -Infinity) < progressIntervalMs) break;
         lastProgress.set(event.callId, now);

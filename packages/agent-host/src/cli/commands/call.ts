@@ -4,7 +4,7 @@ import { HostError } from '../../errors.js';
 import type { ParsedCommand } from '../arguments.js';
 import { openCommandContext } from '../command-context.js';
 import { writeError, writeOut } from '../output.js';
-import { progressLine } from '../progress-line.js';
+import { StatusLine } from '../status-line.js';
 
 /** The result for a terminal: text as it is, other blocks described in one line each. */
 export function describeResult(result: CallToolResult): string {
@@ -40,13 +40,11 @@ export async function callCommand(parsed: ParsedCommand): Promise<number> {
   }
   const context = await openCommandContext(parsed.options, { model: 'optional', servers: [server] });
   try {
-    const progress = parsed.options.quiet
-      ? undefined
-      : progressLine(`⋯ ${server}.${tool}`, writeError, Boolean(process.stderr.isTTY));
+    const status = parsed.options.quiet ? undefined : new StatusLine(writeError, Boolean(process.stderr.isTTY));
     const result = await context.host.call(server, tool, args as Record<string, unknown>, {
-      ...(progress ? { onProgress: (update: ToolProgress) => progress.update(update) } : {}),
+      ...(status ? { onProgress: (progress: ToolProgress) => status.progress(`⋯ ${server}.${tool}`, progress) } : {}),
     });
-    progress?.done();
+    status?.clear();
     writeOut(parsed.options.json ? `${JSON.stringify(result, null, 2)}\n` : `${describeResult(result)}\n`);
     return result.isError ? 1 : 0;
   } finally {

@@ -2,13 +2,13 @@ import { errorMessage } from '../../errors.js';
 import type { Host } from '../../host.js';
 import { createAgent } from '../../loop/agent.js';
 import { contentBlockParts } from '../../loop/tool-content.js';
-import { traceListener } from '../../loop/trace.js';
 import type { ContentPart } from '../../models/messages.js';
 import { expandUriTemplate, templateVariables } from '../../resources/uri-template.js';
 import type { ParsedCommand } from '../arguments.js';
 import { openCommandContext } from '../command-context.js';
 import { LineReader } from '../line-reader.js';
 import { writeError, writeOut } from '../output.js';
+import { StatusLine } from '../status-line.js';
 
 const help = `Commands:
   /tools                 list the tools
@@ -111,10 +111,12 @@ export async function chatCommand(parsed: ParsedCommand): Promise<number> {
     ...(options.system ? { system: options.system } : {}),
     ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
   });
-  if (!options.quiet) agent.subscribe(traceListener(writeError));
+  const status = new StatusLine(writeError, Boolean(process.stderr.isTTY));
+  if (!options.quiet) agent.subscribe(status.traceListener());
   let streamed = false;
   agent.subscribe((event) => {
     if (event.type === 'text-delta') {
+      status.clear();
       writeOut(event.text);
       streamed = true;
     } else if (event.type === 'model-response' && streamed) {

@@ -1,9 +1,9 @@
 import { HostError } from '../../errors.js';
 import { createAgent } from '../../loop/agent.js';
-import { traceListener } from '../../loop/trace.js';
 import type { ParsedCommand } from '../arguments.js';
 import { openCommandContext } from '../command-context.js';
 import { writeError, writeOut } from '../output.js';
+import { StatusLine } from '../status-line.js';
 
 async function pipedInput(): Promise<string> {
   if (process.stdin.isTTY) return '';
@@ -34,7 +34,9 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
       ...(options.system ? { system: options.system } : {}),
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
     });
-    if (!options.quiet && !options.json) agent.subscribe(traceListener(writeError));
+    if (!options.quiet && !options.json) {
+      agent.subscribe(new StatusLine(writeError, Boolean(process.stderr.isTTY)).traceListener());
+    }
     const result = await agent.run(question, { signal: controller.signal });
     if (options.json) {
       const { host } = context;
