@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The stdout guard: on stdio servers stdout is the protocol, so no source file may write to it except the few
-// files whose job is to write there (the stdio transport and the host's command-line output).
+// files whose job is to write there (the stdio transport, the host's command-line output, and the server command
+// runner, which prints --help and --version to stdout and exits before any server starts).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +9,11 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Files allowed to touch process.stdout, relative to the repository root. */
-const allowed = new Set(['packages/server-kit/src/transports/serve-stdio.ts', 'packages/agent-host/src/cli/output.ts']);
+const allowed = new Set([
+  'packages/server-kit/src/transports/serve-stdio.ts',
+  'packages/server-kit/src/cli/run-server-command.ts',
+  'packages/agent-host/src/cli/output.ts',
+]);
 
 const forbidden = [
   { pattern: /\bprocess\.stdout\b/, what: 'process.stdout' },
