@@ -1,5 +1,5 @@
 import type { WorkerPool } from '@mcpkit/server-kit';
-import type { PathGuard } from './client-roots.js';
+import type { PathGuard } from './confinement/path-guard.js';
 
 /** The caps every tool works within; each cut result says how to get more. */
 export interface FilesystemLimits {

@@ -1,8 +1,8 @@
 import { createServer, createWorkerPool, type KitServer, type LogLevel } from '@mcpkit/server-kit';
-import { PathGuard } from './client-roots.js';
+import { PathGuard } from './confinement/path-guard.js';
+import type { HardLinkPolicy } from './confinement/scope.js';
 import { defaultLimits, type FilesystemLimits, type ToolDependencies } from './dependencies.js';
-import { fileResources } from './file-resources.js';
-import type { HardLinkPolicy } from './paths.js';
+import { fileResources } from './resources/file-resources.js';
 import { createDirectory } from './tools/create-directory.js';
 import { directoryTree } from './tools/directory-tree.js';
 import { editFile } from './tools/edit-file.js';

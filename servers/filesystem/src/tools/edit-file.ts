@@ -1,17 +1,17 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import { writeAtomically } from '../atomic-write.js';
-import { readAtMost } from '../bounded-read.js';
 import type { ToolDependencies } from '../dependencies.js';
-import type { EditTaskInput, EditTaskOutput } from '../edit-task.js';
-import { applyLayout, parseLayout } from '../text-edits.js';
+import { writeAtomically } from '../editing/atomic-write.js';
+import type { EditTaskInput, EditTaskOutput } from '../editing/edit-task.js';
+import { applyLayout, parseLayout } from '../editing/text-edits.js';
+import { readAtMost } from '../reading/bounded-read.js';
 
 /** Largest file edit_file loads whole. */
 const maxEditBytes = 10 * 1024 * 1024;
 /** Milliseconds matching the edits and diffing may take, in a worker that is stopped after. */
 const editTimeMs = 15_000;
 /** Matching and diffing run in the server's workers, never on the main thread. */
-const editTask = { module: new URL('../edit-task.js', import.meta.url), name: 'editText' };
+const editTask = { module: new URL('../editing/edit-task.js', import.meta.url), name: 'editText' };
 
 /** edit_file: exact-text replacements with a unified diff; keeps line endings and BOM; dryRun previews. */
 export function editFile(dependencies: ToolDependencies) {

@@ -1,8 +1,8 @@
 import { lstat } from 'node:fs/promises';
 import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
+import { attempt } from '../confinement/scope.js';
 import type { ToolDependencies } from '../dependencies.js';
-import { attempt } from '../paths.js';
 
 function typeOf(stats: Awaited<ReturnType<typeof lstat>>): string {
   if (stats.isFile()) return 'file';

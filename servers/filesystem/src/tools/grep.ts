@@ -1,16 +1,16 @@
 import * as path from 'node:path';
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import { contentMatcher, InvalidPatternError } from '../content-search.js';
+import { contentMatcher, InvalidPatternError } from '../content-search/content-search.js';
+import type { ScanOutcome, ScanSettings } from '../content-search/file-scan.js';
+import type { ScanTaskInput } from '../content-search/file-scan-task.js';
+import { GrepReport } from '../content-search/grep-report.js';
 import type { ToolDependencies } from '../dependencies.js';
-import type { ScanOutcome, ScanSettings } from '../file-scan.js';
-import type { ScanTaskInput } from '../file-scan-task.js';
-import { GrepReport } from '../grep-report.js';
-import { IgnoreRules } from '../ignore-rules.js';
-import { globMatcher } from '../name-patterns.js';
-import { TimeSlice } from '../time-slice.js';
-import { walk, walkPause } from '../walk.js';
-import { readWalkCursor, walkCursor } from '../walk-cursor.js';
+import { IgnoreRules } from '../walking/ignore-rules.js';
+import { globMatcher } from '../walking/name-patterns.js';
+import { TimeSlice } from '../walking/time-slice.js';
+import { walk, walkPause } from '../walking/walk.js';
+import { readWalkCursor, walkCursor } from '../walking/walk-cursor.js';
 
 /** Files per job handed to a reader; small enough to stop soon after the cap, large enough to amortise messages. */
 const jobSize = 128;
@@ -20,7 +20,7 @@ const jobsInFlight = 8;
 const leftoverGraceMs = 1_000;
 
 /** Reading and matching run in the server's workers: a regular expression never runs on the main thread. */
-const scanTask = { module: new URL('../file-scan-task.js', import.meta.url), name: 'scanFiles' };
+const scanTask = { module: new URL('../content-search/file-scan-task.js', import.meta.url), name: 'scanFiles' };
 
 /** grep: searches file contents for a regular expression or literal, with globs, context lines and pages. */
 export function grep(dependencies: ToolDependencies) {

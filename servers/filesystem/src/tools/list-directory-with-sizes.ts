@@ -1,8 +1,8 @@
 import { defineTool, paginate } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { kindLabel, listDirectory } from '../directory-listing.js';
-import { formatSize } from '../format-size.js';
+import { formatSize } from '../reading/format-size.js';
+import { kindLabel, listDirectory } from '../walking/directory-listing.js';
 
 /** list_directory_with_sizes: one directory's entries with sizes and totals, sorted by name or size. */
 export function listDirectoryWithSizes(dependencies: ToolDependencies) {

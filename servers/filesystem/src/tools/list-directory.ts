@@ -1,7 +1,7 @@
 import { defineTool, paginate } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { kindLabel, listDirectory as listEntries } from '../directory-listing.js';
+import { kindLabel, listDirectory as listEntries } from '../walking/directory-listing.js';
 
 /** list_directory: one directory's entries as `[DIR]`/`[FILE]`/`[LINK]` lines, in pages. */
 export function listDirectory(dependencies: ToolDependencies) {

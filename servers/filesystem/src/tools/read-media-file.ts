@@ -1,9 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import { audio, defineTool, embeddedResource, image, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import { readAtMost } from '../bounded-read.js';
 import type { ToolDependencies } from '../dependencies.js';
-import { mimeTypeOf } from '../mime-types.js';
+import { readAtMost } from '../reading/bounded-read.js';
+import { mimeTypeOf } from '../reading/mime-types.js';
 
 /** read_media_file: an image or audio file as base64 with its mime type (other files as an embedded resource). */
 export function readMediaFile(dependencies: ToolDependencies) {

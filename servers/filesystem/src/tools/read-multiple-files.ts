@@ -1,7 +1,7 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { readLines } from '../text-lines.js';
+import { readLines } from '../reading/text-lines.js';
 
 /** read_multiple_files: several text files at once; a file that fails reports its error without failing the rest. */
 export function readMultipleFiles(dependencies: ToolDependencies) {

@@ -1,7 +1,7 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { readLines } from '../text-lines.js';
+import { readLines } from '../reading/text-lines.js';
 
 const lineCount = z.number().int().positive();
 

@@ -1,11 +1,11 @@
 import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { IgnoreRules } from '../ignore-rules.js';
-import { globMatcher } from '../name-patterns.js';
-import { TimeSlice } from '../time-slice.js';
-import { walk, walkPause } from '../walk.js';
-import { readWalkCursor, walkCursor } from '../walk-cursor.js';
+import { IgnoreRules } from '../walking/ignore-rules.js';
+import { globMatcher } from '../walking/name-patterns.js';
+import { TimeSlice } from '../walking/time-slice.js';
+import { walk, walkPause } from '../walking/walk.js';
+import { readWalkCursor, walkCursor } from '../walking/walk-cursor.js';
 
 /** search_files: finds files and directories by glob, streaming the walk, in pages. */
 export function searchFiles(dependencies: ToolDependencies) {

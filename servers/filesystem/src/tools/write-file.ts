@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import { writeAtomically } from '../atomic-write.js';
 import type { ToolDependencies } from '../dependencies.js';
+import { writeAtomically } from '../editing/atomic-write.js';
 
 /** write_file: creates or replaces a whole file, atomically, never through a symlink. */
 export function writeFile(dependencies: ToolDependencies) {

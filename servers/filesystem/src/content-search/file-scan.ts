@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
-import { descriptorPaths, isInside } from './containment.js';
+import { descriptorPaths, isInside } from '../confinement/containment.js';
 import { type ContentMatcher, contentMatcher } from './content-search.js';
 
 /** A run of files for grep to read, in walk order. */

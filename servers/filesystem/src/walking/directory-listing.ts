@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
-import { attempt, descriptorPaths, type Scope } from './paths.js';
+import { attempt, descriptorPaths, type Scope } from '../confinement/scope.js';
 import { type EntryKind, kindOf } from './walk.js';
 
 /** One entry of a listed directory; `stats` are the entry's own (a link's, not its target's). */

@@ -1,10 +1,10 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineResource, ToolError } from '@mcpkit/server-kit';
-import { readAtMost } from './bounded-read.js';
-import type { ToolDependencies } from './dependencies.js';
-import { kindLabel, listDirectory } from './directory-listing.js';
-import { mimeTypeOf } from './mime-types.js';
-import { readLines } from './text-lines.js';
+import type { ToolDependencies } from '../dependencies.js';
+import { readAtMost } from '../reading/bounded-read.js';
+import { mimeTypeOf } from '../reading/mime-types.js';
+import { readLines } from '../reading/text-lines.js';
+import { kindLabel, listDirectory } from '../walking/directory-listing.js';
 
 /** Files and directories inside the roots as `file://` resources: text, binary (base64) or a directory listing. */
 export function fileResources(dependencies: ToolDependencies) {

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Scope } from '../confinement/scope.js';
 import { IgnoreRules } from './ignore-rules.js';
-import { Scope } from './paths.js';
 import { type WalkEntry, walk, walkPause } from './walk.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'mcpkit-walk-')));

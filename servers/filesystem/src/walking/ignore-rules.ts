@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { isInside } from './containment.js';
+import { isInside } from '../confinement/containment.js';
 import { GitignoreFile } from './gitignore-file.js';
 
 /** Directories a walk skips unless asked: version control data and installed dependencies. */

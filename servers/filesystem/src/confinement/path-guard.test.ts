@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PathGuard } from './client-roots.js';
+import { PathGuard } from './path-guard.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'mcpkit-roots-')));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { ToolError } from '@mcpkit/server-kit';
-import type { Scope, WriteTarget } from './paths.js';
+import type { Scope, WriteTarget } from '../confinement/scope.js';
 
 const createFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
