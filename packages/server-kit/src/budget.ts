@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { fitJson, jsonLength } from './fit-json.js';
 import { errorResult } from './results.js';
 
@@ -101,7 +101,8 @@ export function applyBudget(
     textTotal += textLength(block);
     mediaTotal += mediaLength(block);
   }
-  const structured = result.structuredContent;
+  // The kit only ever puts an object here (tools declare object output schemas); the 2026 wire type allows any value.
+  const structured = result.structuredContent as Record<string, unknown> | undefined;
   const structuredSize = structured === undefined ? 0 : jsonLength(structured, budget + 1);
   if (textTotal + structuredSize <= budget && mediaTotal <= mediaBudget) return result;
 

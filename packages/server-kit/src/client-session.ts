@@ -1,29 +1,35 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
-  ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
-  type Root,
-  RootsListChangedNotificationSchema,
-  type ServerCapabilities,
-  type ServerNotification,
-  type ServerRequest,
-  type ServerResult,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/core';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  type ClientCapabilities,
+  ProtocolErrorCode as ErrorCode,
+  type Implementation,
+  LOG_LEVEL_META_KEY,
+  type ProtocolEra,
+  type Root,
+  Server,
+  type ServerCapabilities,
+  type ServerContext,
+  type ServerNotification,
+  type ServerResult,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ClientInfo, RequestContext } from './context.js';
 import type { Completer, ResourceListing } from './define-resource.js';
-import { errorMessage } from './errors.js';
+import { errorMessage, ToolError } from './errors.js';
 import { getPrompt } from './get-prompt.js';
 import { describeIssues } from './json-schema.js';
 import { createLogger, isLevelEnabled, type Logger, type LogLevel, type LogSink } from './logger.js';
@@ -31,10 +37,21 @@ import { type Page, paginate } from './pagination.js';
 import { readResource } from './read-resource.js';
 import type { Registry } from './registry.js';
 import { RequestError } from './request-error.js';
+import { errorResult } from './results.js';
+import type { InputRounds, RoundRequest } from './rounds/input-rounds.js';
+import { createModernAsks } from './rounds/modern-asks.js';
 import { runTool } from './run-tool.js';
-import { createToolContext } from './tool-context.js';
+import { createModernToolContext, createToolContext } from './tool-context.js';
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
+
+/** The request's `_meta` envelope (2.4.0's declarations type it as an empty object, so it is read as a record). */
+function envelopeOf(context: ServerContext): Record<string, unknown> | undefined {
+  return context.mcpReq.envelope as Record<string, unknown> | undefined;
+}
+
+/** Params as the SDK hands them over, checked by the kit itself (the SDK's own check answers with a zod dump). */
+const anyParams = z.looseObject({});
 
 /** One client's session with the server, as its author sees it. */
 export interface KitSession {
@@ -55,6 +72,8 @@ export interface SessionOwner {
   readonly pageSize: number;
   readonly stderr: LogSink;
   readonly log: Logger;
+  /** Runs modern-era calls in rounds (asks become `input_required` results). */
+  readonly rounds: InputRounds;
   onRootsChanged?(roots: Root[], session: ClientSession): void;
   forget(session: ClientSession): void;
 }
@@ -98,13 +117,19 @@ export class ClientSession implements KitSession {
   private rootsCache: Promise<Root[] | undefined> | undefined;
   private client: ClientInfo | undefined;
 
-  constructor(private readonly owner: SessionOwner) {
+  constructor(
+    private readonly owner: SessionOwner,
+    /** The protocol era this session's server speaks: fixed for its lifetime. */
+    readonly era: ProtocolEra = 'legacy',
+  ) {
     const capabilities = offered(owner.registry);
     this.server = new Server(
       { name: owner.name, version: owner.version, ...(owner.title ? { title: owner.title } : {}) },
       {
         capabilities,
         ...(owner.instructions ? { instructions: owner.instructions } : {}),
+        // The kit never returns input_required to a 2025 client (it asks with server→client requests there).
+        inputRequired: { legacyShim: false },
       },
     );
     this.server.onclose = () => {
@@ -133,12 +158,23 @@ export class ClientSession implements KitSession {
 
   /** Sends a log record to this client when it is at or above the level the client set. */
   readonly clientSink: LogSink = (level, message, data) => {
+    if (this.era === 'modern') return;
     if (!isLevelEnabled(level, this.logLevel) || this.server.transport === undefined) return;
     this.server.notification(logNotification(level, this.owner.name, message, data)).catch(() => {});
   };
 
-  /** The client on the other end. */
-  clientInfo(): ClientInfo {
+  /** The client on the other end: declared at initialize (legacy), or in each request's `_meta` (modern). */
+  clientInfo(context?: Extra): ClientInfo {
+    if (this.era === 'modern') {
+      const envelope = context ? envelopeOf(context) : undefined;
+      const implementation = envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined;
+      const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+      return {
+        ...(implementation?.name ? { name: implementation.name } : {}),
+        ...(implementation?.version ? { version: implementation.version } : {}),
+        supports: (capability) => declared?.[capability] !== undefined,
+      };
+    }
     if (this.client) return this.client;
     const version = this.server.getClientVersion();
     const capabilities = this.server.getClientCapabilities();
@@ -154,7 +190,8 @@ export class ClientSession implements KitSession {
 
   /** The client's roots, fetched once and again on every change notification. */
   roots(): Promise<Root[] | undefined> {
-    if (!this.clientInfo().supports('roots')) return Promise.resolve(undefined);
+    // A modern client has no session to ask outside a call; its tools ask within the call (ctx.roots).
+    if (this.era === 'modern' || !this.clientInfo().supports('roots')) return Promise.resolve(undefined);
     this.rootsCache ??= this.server.listRoots().then(
       (result) => result.roots,
       (error: unknown) => {
@@ -171,9 +208,12 @@ export class ClientSession implements KitSession {
    * the request's own response stream (a client without a standalone GET stream would otherwise never see them).
    */
   private requestSink(extra: Extra): LogSink {
+    // A modern request carries its own level; without one the client gets no logs (stderr still does).
+    const threshold =
+      this.era === 'modern' ? (envelopeOf(extra)?.[LOG_LEVEL_META_KEY] as LogLevel | undefined) : this.logLevel;
     return (level, message, data) => {
-      if (!isLevelEnabled(level, this.logLevel)) return;
-      extra.sendNotification(logNotification(level, this.owner.name, message, data)).catch(() => {});
+      if (threshold === undefined || !isLevelEnabled(level, threshold)) return;
+      extra.mcpReq.notify(logNotification(level, this.owner.name, message, data)).catch(() => {});
     };
   }
 
@@ -186,16 +226,40 @@ export class ClientSession implements KitSession {
     let log: Logger | undefined;
     const session = this;
     const context: RequestContext = {
-      signal: extra.signal,
+      signal: extra.mcpReq.signal,
       get log() {
         log ??= createLogger(session.owner.stderr, session.requestSink(extra));
         return log;
       },
-      client: this.clientInfo(),
+      client: this.clientInfo(extra),
       roots: () => this.roots(),
     };
     if (extra.sessionId) context.sessionId = extra.sessionId;
     return context;
+  }
+
+  /**
+   * Runs a modern-era call in the round engine: answers come from the request (`inputResponses`, signed
+   * `requestState`), open asks end the round as an `input_required` result.
+   */
+  private async inRounds<Result extends ServerResult>(
+    call: Parameters<InputRounds['run']>[0],
+    extra: Extra,
+    run: (asks: ReturnType<typeof createModernAsks>) => Promise<Result>,
+  ): Promise<ServerResult> {
+    const clientCapabilities = envelopeOf(extra)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+    const request: RoundRequest = {
+      requestState: extra.mcpReq.requestState(),
+      inputResponses: extra.mcpReq.inputResponses,
+      ...(extra.mcpReq.droppedInputResponseKeys
+        ? { droppedInputResponseKeys: extra.mcpReq.droppedInputResponseKeys }
+        : {}),
+      ...(clientCapabilities ? { clientCapabilities } : {}),
+    };
+    const outcome = await this.owner.rounds.run(call, request, extra.mcpReq.signal, (asker) =>
+      run(createModernAsks(asker, clientCapabilities)),
+    );
+    return outcome.kind === 'complete' ? outcome.value : (outcome.result as ServerResult);
   }
 
   /** One page of a list answer: `{ [key]: items, nextCursor? }`; a bad cursor is invalid params. */
@@ -232,8 +296,8 @@ export class ClientSession implements KitSession {
     handler: (request: z.output<Schema>, extra: Extra) => ServerResult | Promise<ServerResult>,
   ): void {
     const method = schema.shape.method;
-    this.server.setRequestHandler(z.looseObject({ method }), (request, extra) => {
-      const parsed = schema.safeParse(request);
+    this.server.setRequestHandler(method.value, { params: anyParams }, (params, extra) => {
+      const parsed = schema.safeParse({ method: method.value, params });
       if (!parsed.success) {
         throw new RequestError(
           ErrorCode.InvalidParams,
@@ -245,10 +309,12 @@ export class ClientSession implements KitSession {
   }
 
   private registerHandlers(capabilities: ServerCapabilities): void {
-    this.handle(SetLevelRequestSchema, (request) => {
-      this.logLevel = request.params.level;
-      return {};
-    });
+    if (this.era === 'legacy') {
+      this.handle(SetLevelRequestSchema, (request) => {
+        this.logLevel = request.params.level;
+        return {};
+      });
+    }
     if (capabilities.tools) this.registerToolHandlers();
     if (capabilities.resources) this.registerResourceHandlers();
     if (capabilities.prompts) this.registerPromptHandlers();
@@ -260,7 +326,7 @@ export class ClientSession implements KitSession {
         return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
       });
     }
-    this.registerRootsHandlers();
+    if (this.era === 'legacy') this.registerRootsHandlers();
   }
 
   private registerToolHandlers(): void {
@@ -275,10 +341,25 @@ export class ClientSession implements KitSession {
     this.handle(CallToolRequestSchema, (request, extra) => {
       const registered = registry.tools.get(request.params.name);
       if (!registered) throw new RequestError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      return runTool(registered, request.params.arguments, {
-        budget: this.owner.budget,
-        log: this.owner.log,
-        context: () => createToolContext(this.requestContext(extra), extra, this),
+      const options = { budget: this.owner.budget, log: this.owner.log };
+      if (this.era === 'legacy') {
+        return runTool(registered, request.params.arguments, {
+          ...options,
+          context: () => createToolContext(this.requestContext(extra), extra, this),
+        });
+      }
+      return this.inRounds(
+        { method: 'tools/call', target: request.params.name, arguments: request.params.arguments ?? {} },
+        extra,
+        (asks) =>
+          runTool(registered, request.params.arguments, {
+            ...options,
+            context: () => createModernToolContext(this.requestContext(extra), extra, asks),
+          }),
+      ).catch((error: unknown) => {
+        // The round limits speak to the model like any failure of the tool.
+        if (ToolError.isInstance(error)) return errorResult(error.message);
+        throw error;
       });
     });
   }
@@ -303,6 +384,7 @@ export class ClientSession implements KitSession {
     this.handle(ReadResourceRequestSchema, (request, extra) =>
       readResource(registry, request.params.uri, this.requestContext(extra), this.owner.log),
     );
+    if (this.era === 'modern') return;
     this.handle(SubscribeRequestSchema, (request) => {
       this.subscriptions.add(request.params.uri);
       return {};
@@ -329,7 +411,7 @@ export class ClientSession implements KitSession {
 
   private registerRootsHandlers(): void {
     const { server } = this;
-    server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    server.setNotificationHandler('notifications/roots/list_changed', async () => {
       this.rootsCache = undefined;
       const roots = await this.roots();
       if (roots) this.owner.onRootsChanged?.(roots, this);

@@ -1,4 +1,4 @@
-import type { CreateMessageRequestParamsBase, CreateMessageResult, Root } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequestParamsBase, CreateMessageResult, Root } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { Logger } from './logger.js';
 

@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import type { McpRequestContext, Root, Server, Transport } from '@modelcontextprotocol/server';
 import { defaultBudget } from './budget.js';
 import { ClientSession, type KitSession, type SessionOwner } from './client-session.js';
 import type { AnyPrompt } from './define-prompt.js';
@@ -8,6 +7,9 @@ import type { AnyTool } from './define-tool.js';
 import { KitError } from './errors.js';
 import { createLogger, type Logger, type LogLevel, stderrSink } from './logger.js';
 import { Registry } from './registry.js';
+import { createInputRounds } from './rounds/input-rounds.js';
+import { resolveRequestStateKey } from './rounds/request-state-key.js';
+import { createRoundStateCodec } from './rounds/round-state.js';
 
 /** How a server is declared. */
 export interface ServerOptions {
@@ -28,6 +30,12 @@ export interface ServerOptions {
   pageSize?: number;
   /** The lowest level written to stderr. */
   logLevel?: LogLevel;
+  /**
+   * Signs the state a modern-era client carries between the rounds of a call that asks for input. Every instance
+   * that may receive a retry needs the same key (at least 32 bytes); without one the kit reads the environment
+   * variable `MCPKIT_REQUEST_STATE_KEY` (base64), else draws a random key for this process.
+   */
+  requestState?: { key?: string | Uint8Array; ttlSeconds?: number; maxRounds?: number };
   /** Called when a client's roots are first known and whenever they change. */
   onRootsChanged?(roots: Root[], session: KitSession): void;
   /** Releases what the server holds (database handles, watchers); called once by `close()`. */
@@ -46,6 +54,14 @@ export interface KitServer {
   readonly sessionCount: number;
   /** Serves one client over a transport; a server may serve many at once (one session each). */
   connect(transport: Transport): Promise<KitSession>;
+  /**
+   * Builds the SDK server for one connection or one request of the given era (for the SDK's `serveStdio` and
+   * `createMcpHandler`). With `register`, the session joins the server's sessions (broadcasts, list changes) until
+   * it closes; a per-request instance of the modern HTTP era does not.
+   */
+  factory(context: Pick<McpRequestContext, 'era'>, options?: { register?: boolean }): Server;
+  /** True when no request-state key was configured, so only this process can continue its own rounds. */
+  readonly requestStateKeyIsRandom: boolean;
   /** Adds a tool and tells connected clients the list changed. */
   addTool(tool: AnyTool): void;
   /** Removes a tool by name and tells clients; false when there was none. */
@@ -74,6 +90,15 @@ export function createServer(options: ServerOptions): KitServer {
     throw new KitError('INVALID_OPTIONS', `Server "${options.name}": budget and pageSize must be positive integers.`);
   }
 
+  const stateKey = resolveRequestStateKey(options.requestState?.key, process.env);
+  const rounds = createInputRounds({
+    codec: createRoundStateCodec({
+      key: stateKey.key,
+      ...(options.requestState?.ttlSeconds !== undefined ? { ttlSeconds: options.requestState.ttlSeconds } : {}),
+    }),
+    ...(options.requestState?.maxRounds !== undefined ? { maxRounds: options.requestState.maxRounds } : {}),
+  });
+
   const shutdown = new AbortController();
   const sessions = new Set<ClientSession>();
   const stderr = stderrSink(options.name, () => options.logLevel ?? 'info');
@@ -93,6 +118,7 @@ export function createServer(options: ServerOptions): KitServer {
     pageSize,
     stderr,
     log: createLogger(stderr),
+    rounds,
     ...(options.onRootsChanged
       ? { onRootsChanged: (roots: Root[], session: ClientSession) => options.onRootsChanged?.(roots, session) }
       : {}),
@@ -110,6 +136,13 @@ export function createServer(options: ServerOptions): KitServer {
     signal: shutdown.signal,
     get sessionCount() {
       return sessions.size;
+    },
+    requestStateKeyIsRandom: stateKey.random,
+    factory(context, factoryOptions) {
+      if (shutdown.signal.aborted) throw new KitError('SERVER_CLOSED', `Server "${options.name}" is closed.`);
+      const session = new ClientSession(owner, context.era);
+      if (factoryOptions?.register ?? true) sessions.add(session);
+      return session.server;
     },
     async connect(transport) {
       if (shutdown.signal.aborted) throw new KitError('SERVER_CLOSED', `Server "${options.name}" is closed.`);

@@ -1,4 +1,4 @@
-import type { GetPromptResult, PromptMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, PromptMessage } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { RequestContext } from './context.js';
 import type { Completer } from './define-resource.js';

@@ -1,4 +1,4 @@
-import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/server';
 import type { RequestContext } from './context.js';
 import { KitError } from './errors.js';
 

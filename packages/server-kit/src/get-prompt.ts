@@ -1,4 +1,4 @@
-import { ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, type GetPromptResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { RequestContext } from './context.js';
 import { ToolError } from './errors.js';

@@ -1,4 +1,4 @@
-import { ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/server';
 import type { RequestContext } from './context.js';
 import type { ResourceBody } from './define-resource.js';
 import { ToolError } from './errors.js';

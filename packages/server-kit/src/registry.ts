@@ -1,5 +1,5 @@
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/server';
+import { UriTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { AnyPrompt } from './define-prompt.js';
 import type { ResourceDefinition, StaticResourceDefinition, TemplateResourceDefinition } from './define-resource.js';

@@ -1,4 +1,4 @@
-import type { CallToolResult, ContentBlock, EmbeddedResource, ResourceLink } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock, EmbeddedResource, ResourceLink } from '@modelcontextprotocol/server';
 
 export type { CallToolResult, ContentBlock };
 

@@ -1,22 +1,15 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  type ElicitRequestFormParams,
-  ErrorCode,
-  McpError,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequestFormParams, Server, ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { ClientInfo, ElicitOutcome, RequestContext, SampleRequest, ToolContext } from './context.js';
 import { ToolError } from './errors.js';
 import { describeIssues, objectJsonSchema } from './json-schema.js';
-
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+import type { ModernAsks } from './rounds/modern-asks.js';
+import { samplingParams } from './sampling-params.js';
 
 /** The SDK's complaint about an elicitation answer that does not match the form, made readable; else undefined. */
 function schemaMismatch(error: unknown): string | undefined {
-  if (!(error instanceof McpError) || error.code !== ErrorCode.InvalidParams) return undefined;
+  if (!(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.InvalidParams) return undefined;
   const match = /does not match requested schema:\s*(.*)$/s.exec(error.message);
   return match?.[1]?.replace(/\bdata\//g, '').replace(/\//g, '.');
 }
@@ -27,38 +20,42 @@ export interface ToolContextSource {
   clientInfo(): ClientInfo;
 }
 
+/** Progress of a call: sent only when the client asked for it with a token, related to the call's request. */
+function progressOf(context: ServerContext): ToolContext['progress'] {
+  const progressToken = context.mcpReq._meta?.progressToken;
+  return async (done, total, message) => {
+    if (progressToken === undefined) return;
+    await context.mcpReq.notify({
+      method: 'notifications/progress',
+      params: {
+        progressToken,
+        progress: done,
+        ...(total !== undefined ? { total } : {}),
+        ...(message !== undefined ? { message } : {}),
+      },
+    });
+  };
+}
+
 /**
- * Extends a request's context with what only tools get: progress (sent only with a progress token), sampling and
- * elicitation (related to the call, so that over HTTP they travel on its stream).
+ * Extends a legacy-era request's context with what only tools get: progress (sent only with a progress token),
+ * sampling and elicitation as server→client requests related to the call (over HTTP they travel on its stream).
  */
-export function createToolContext(base: RequestContext, extra: Extra, source: ToolContextSource): ToolContext {
-  const progressToken = extra._meta?.progressToken;
+export function createToolContext(
+  base: RequestContext,
+  context: ServerContext,
+  source: ToolContextSource,
+): ToolContext {
   return Object.assign(base, {
-    progress: async (done: number, total?: number, message?: string) => {
-      if (progressToken === undefined) return;
-      await extra.sendNotification({
-        method: 'notifications/progress',
-        params: {
-          progressToken,
-          progress: done,
-          ...(total !== undefined ? { total } : {}),
-          ...(message !== undefined ? { message } : {}),
-        },
-      });
-    },
+    progress: progressOf(context),
     sample: async (request: SampleRequest) => {
       if (!source.clientInfo().supports('sampling')) {
         throw new ToolError('This client does not support sampling, so the tool cannot ask its model.');
       }
-      const params =
-        'prompt' in request
-          ? {
-              messages: [{ role: 'user' as const, content: { type: 'text' as const, text: request.prompt } }],
-              maxTokens: request.maxTokens ?? 1000,
-              ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
-            }
-          : request;
-      return source.server.createMessage(params, { signal: base.signal, relatedRequestId: extra.requestId });
+      return source.server.createMessage(samplingParams(request), {
+        signal: base.signal,
+        relatedRequestId: context.mcpReq.id,
+      });
     },
     elicit: async <Schema extends z.ZodObject>(
       message: string,
@@ -71,7 +68,7 @@ export function createToolContext(base: RequestContext, extra: Extra, source: To
       const answer = await source.server
         .elicitInput(
           { mode: 'form', message, requestedSchema },
-          { signal: base.signal, relatedRequestId: extra.requestId },
+          { signal: base.signal, relatedRequestId: context.mcpReq.id },
         )
         .catch((error: unknown) => {
           // The SDK checks an accepted answer against the JSON Schema first; its verdict is for the model too.
@@ -85,5 +82,18 @@ export function createToolContext(base: RequestContext, extra: Extra, source: To
         throw new ToolError(`The answer to the form was not valid: ${describeIssues(parsed.error)}.`);
       return { action: 'accept', content: parsed.data };
     },
+  });
+}
+
+/**
+ * Extends a modern-era request's context: progress as in the legacy era, and elicitation, sampling and roots through
+ * the round engine (each ask becomes an input request of an `input_required` result; the retry replays the handler).
+ */
+export function createModernToolContext(base: RequestContext, context: ServerContext, asks: ModernAsks): ToolContext {
+  return Object.assign(base, {
+    progress: progressOf(context),
+    sample: (request: SampleRequest) => asks.sample(request),
+    elicit: <Schema extends z.ZodObject>(message: string, schema: Schema) => asks.elicit(message, schema),
+    roots: () => asks.roots(),
   });
 }

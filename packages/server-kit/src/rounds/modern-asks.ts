@@ -1,6 +1,5 @@
 import type {
   ClientCapabilities,
-  CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestFormParams,
   Root,
@@ -9,6 +8,7 @@ import type { z } from 'zod';
 import type { ElicitOutcome, SampleRequest } from '../context.js';
 import { ToolError } from '../errors.js';
 import { describeIssues, objectJsonSchema } from '../json-schema.js';
+import { samplingParams } from '../sampling-params.js';
 import type { AskOptions, InputAsker } from './input-rounds.js';
 
 /** The handler-facing asks of a modern-era call, with the same contract as the legacy era's. */
@@ -23,16 +23,6 @@ export interface ModernAsks {
   sample(request: SampleRequest, options?: AskOptions): Promise<CreateMessageResult>;
   /** The client's roots, or undefined when the client offers none (asked once per call, like any other input). */
   roots(options?: AskOptions): Promise<Root[] | undefined>;
-}
-
-/** The SDK's sampling parameters for a kit sample request (a bare prompt gets 1000 tokens at most by default). */
-function samplingParams(request: SampleRequest): CreateMessageRequestParams {
-  if (!('prompt' in request)) return request as CreateMessageRequestParams;
-  return {
-    messages: [{ role: 'user', content: { type: 'text', text: request.prompt } }],
-    maxTokens: request.maxTokens ?? 1000,
-    ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
-  };
 }
 
 /**

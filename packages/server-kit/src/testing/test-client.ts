@@ -42,7 +42,7 @@ export interface TestClient extends AsyncDisposable {
 }
 
 /** The text blocks of a result, joined by newlines. */
-export function resultText(result: CallToolResult): string {
+export function resultText(result: Pick<CallToolResult, 'content'>): string {
   return result.content
     .filter((block) => block.type === 'text')
     .map((block) => block.text)

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/server';
 
 /** The ids of the JSON-RPC requests in a POST body (one message or a batch). */
 function requestIds(body: unknown): (string | number)[] {

@@ -1,7 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
 
 /** The default limit of one stdio message, in bytes: 10 MiB, as in the SDK. */
 export const defaultMaxMessageBytes = 10 * 1024 * 1024;
