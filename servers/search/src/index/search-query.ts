@@ -90,7 +90,7 @@ export function searchIndex(database: { readonly connection: Database.Database }
   // The kit's matcher costs at most pattern length times path length per path: no glob can stall the loop below.
   const matchesGlob = request.pathGlob ? compileGlob(request.pathGlob, { dot: true }) : undefined;
   const wanted = request.offset + request.limit + 1;
-  type Row = { rowid: number; path: string; title: string; line: number; rank: number };
+  type Row = { rowid: number; path: string; title: string; rank: number };
   const rows: Row[] = [];
   const documents = new Map<number, { path: string; title: string } | undefined>();
   const documentOf = connection.prepare(`SELECT path, title FROM documents WHERE id = ?`);
@@ -101,10 +101,10 @@ export function searchIndex(database: { readonly connection: Database.Database }
     // (FTS5's own rank sort scores every match inside one native call); rows then meet the documents table one by
     // one, only until the page is full.
     const ranked = connection.prepare(
-      `SELECT rowid, line, bm25(passages, ${rankWeights.title}, ${rankWeights.path}, ${rankWeights.body}) AS rank
+      `SELECT rowid, bm25(passages, ${rankWeights.title}, ${rankWeights.path}, ${rankWeights.body}) AS rank
        FROM passages WHERE passages MATCH ? AND ${rowCheckpoint}(rowid) ORDER BY rank`,
     );
-    for (const row of ranked.iterate(expression) as Iterable<{ rowid: number; line: number; rank: number }>) {
+    for (const row of ranked.iterate(expression) as Iterable<{ rowid: number; rank: number }>) {
       const id = Math.floor(row.rowid / passagesPerDocument);
       const shown = perDocument.get(id) ?? 0;
       // A long document that matches everywhere would fill the page; later passages of it give way to others.
@@ -129,14 +129,14 @@ export function searchIndex(database: { readonly connection: Database.Database }
   const page = rows.slice(request.offset, request.offset + request.limit);
   const detail = connection.prepare(
     `SELECT snippet(passages, 2, char(57344), char(57345), '…', 28) AS snippet,
-            highlight(passages, 2, char(57344), char(57345)) AS marked
+            highlight(passages, 2, char(57344), char(57345)) AS marked, line
      FROM passages WHERE passages MATCH ? AND rowid = CAST(? AS INTEGER)`,
   );
   const hits = page.map((row): SearchHit => {
-    const found = detail.get(expression, row.rowid) as { snippet: string; marked: string } | undefined;
+    const found = detail.get(expression, row.rowid) as { snippet: string; marked: string; line: number } | undefined;
     return {
       path: row.path,
-      line: row.line + bestLineOffset(found?.marked ?? ''),
+      line: (found?.line ?? 0) + bestLineOffset(found?.marked ?? ''),
       title: row.title,
       score: Math.round(-row.rank * 1000) / 1000,
       snippet: (found?.snippet ?? '')
