@@ -1,5 +1,7 @@
 // The search benchmark: index build, unchanged re-index and query latency through MCP, next to a ripgrep scan.
-// Usage: node bench/search/run.mjs [--files N] [--iterations N]   (build first: npx turbo run build)
+// Usage: node bench/search/run.mjs [--files N] [--iterations N] [--queries-only] [--bin PATH]
+// (build first: npx turbo run build). --queries-only reuses the corpus and index of an earlier run and measures only
+// the queries; --bin runs another build of the server (a copy of an older dist/ and bin/) for a before/after table.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -8,13 +10,20 @@ import { parseArgs } from 'node:util';
 import { spawnTestClient } from '@mcpkit/server-kit/testing';
 import { generateCorpus, plantedTerms } from './generate-corpus.mjs';
 
-const { values } = parseArgs({ options: { files: { type: 'string' }, iterations: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    files: { type: 'string' },
+    iterations: { type: 'string' },
+    'queries-only': { type: 'boolean' },
+    bin: { type: 'string' },
+  },
+});
 const files = Number(values.files ?? 100_000);
 const iterations = Number(values.iterations ?? 30);
 const data = join(import.meta.dirname, '..', '.data');
 const corpus = join(data, 'search-corpus');
 const indexFile = join(data, 'search-index.sqlite');
-const bin = join(import.meta.dirname, '..', '..', 'servers', 'search', 'bin', 'mcpkit-search.js');
+const bin = values.bin ?? join(import.meta.dirname, '..', '..', 'servers', 'search', 'bin', 'mcpkit-search.js');
 
 function ensureRipgrep() {
   if (spawnSync('rg', ['--version']).status === 0) return true;
@@ -49,15 +58,21 @@ const summarize = (times) => {
 };
 
 async function main() {
-  const haveRipgrep = ensureRipgrep();
+  const queriesOnly = values['queries-only'] ?? false;
+  const haveRipgrep = !queriesOnly && ensureRipgrep();
   const generated = await ensureCorpus();
-  for (const suffix of ['', '-wal', '-shm']) rmSync(indexFile + suffix, { force: true });
-
-  console.error('Building the index ...');
-  const build = indexOnce();
-  console.error(`  ${(build.ms / 1000).toFixed(1)} s, peak RSS ${build.maxRssMb.toFixed(0)} MB`);
-  const reindex = indexOnce();
-  console.error(`  unchanged re-index ${(reindex.ms / 1000).toFixed(2)} s`);
+  let build;
+  let reindex;
+  if (queriesOnly) {
+    if (!existsSync(indexFile)) throw new Error(`--queries-only needs the index of an earlier full run: ${indexFile}`);
+  } else {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(indexFile + suffix, { force: true });
+    console.error('Building the index ...');
+    build = indexOnce();
+    console.error(`  ${(build.ms / 1000).toFixed(1)} s, peak RSS ${build.maxRssMb.toFixed(0)} MB`);
+    reindex = indexOnce();
+    console.error(`  unchanged re-index ${(reindex.ms / 1000).toFixed(2)} s`);
+  }
   const indexBytes = ['', '-wal'].reduce((sum, suffix) => {
     try {
       return sum + readFileSync(indexFile + suffix).byteLength;
@@ -108,6 +123,7 @@ async function main() {
 
   const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
   const rows = [
+    ...(values.bin ? [`Server build: ${bin}`] : []),
     `Load average at the end: ${loadavg()
       .map((value) => value.toFixed(1))
       .join(', ')} on ${cpus().length} cores.`,
@@ -115,9 +131,13 @@ async function main() {
     '',
     '| measure | mcpkit-search | ripgrep scan | ratio (rg / mcpkit) |',
     '|---|---:|---:|---:|',
-    `| full index build | ${(build.ms / 1000).toFixed(1)} s (${(build.cpuMs / 1000).toFixed(1)} s CPU, peak RSS ${build.maxRssMb.toFixed(0)} MB) | | |`,
-    `| unchanged re-index | ${(reindex.ms / 1000).toFixed(2)} s (${(reindex.cpuMs / 1000).toFixed(2)} s CPU) | | |`,
   ];
+  if (build && reindex) {
+    rows.push(
+      `| full index build | ${(build.ms / 1000).toFixed(1)} s (${(build.cpuMs / 1000).toFixed(1)} s CPU, peak RSS ${build.maxRssMb.toFixed(0)} MB) | | |`,
+      `| unchanged re-index | ${(reindex.ms / 1000).toFixed(2)} s (${(reindex.cpuMs / 1000).toFixed(2)} s CPU) | | |`,
+    );
+  }
   for (const query of queries) {
     const ours = mcp[query];
     const theirs = ripgrep[query];
