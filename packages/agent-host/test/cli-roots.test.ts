@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { cli, echoServer, workspace } from './cli-helpers.js';
 
 describe('mcpkit-host offers roots only when the user gives them', () => {
-  it('offers none by default, the config roots (top level or per server), or the --root directories', async () => {
+  it('offers none by default (no roots capability), and the --root directories when given', async () => {
     const bare = workspace({ mcpServers: { alpha: echoServer('alpha') } });
     const none = await cli(['call', 'alpha', 'list_roots'], { cwd: bare });
     // The server sees no roots capability, so it keeps the directories its own arguments give it.
@@ -15,7 +15,9 @@ describe('mcpkit-host offers roots only when the user gives them', () => {
       cwd: bare,
     });
     expect(JSON.parse(flagged.stdout)).toEqual([pathToFileURL(bare).href, pathToFileURL(join(bare, 'b')).href]);
+  });
 
+  it('offers the config roots, per server or from the top level, and tools says which', async () => {
     const cwd = realpathSync(
       workspace({
         roots: ['data'],
@@ -31,7 +33,7 @@ describe('mcpkit-host offers roots only when the user gives them', () => {
       [join(cwd, 'data')],
       [join(cwd, 'other')],
     ]);
-    const listed = await cli(['tools', '--server', 'alpha'], { cwd: bare });
-    expect(listed.stdout).toMatch(/^alpha \(ready, \d+ tools, roots: none\)\n/);
+    const listed = await cli(['tools', '--server', 'alpha', '--root', '/tmp'], { cwd });
+    expect(listed.stdout).toMatch(/^alpha \(ready, \d+ tools, roots: \/tmp\)\n/);
   });
 });
