@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Root, ToolError } from '@mcpkit/server-kit';
 import { isInside } from './containment.js';
-import { type ConfinementOptions, describe, expandHome, Scope } from './scope.js';
+import { describe } from './filesystem-errors.js';
+import { type ConfinementOptions, expandHome, Scope } from './scope.js';
 
 /** Where the client's roots come from: a handler context, or anything else that can list them. */
 export interface RootsSource {

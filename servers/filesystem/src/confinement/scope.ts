@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolError } from '@mcpkit/server-kit';
 import { descriptorPaths, isInside } from './containment.js';
+import { attempt, describe } from './filesystem-errors.js';
 
 /** What to do with a regular file that has more than one name (a hard link may share its inode with a file outside). */
 export type HardLinkPolicy = 'allow' | 'refuse';
@@ -36,24 +37,11 @@ export interface WriteTarget {
 const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
-export { descriptorPaths, isInside };
-
 /** Expands a leading `~` to the home directory, as shells do. */
 export function expandHome(requested: string): string {
   if (requested === '~') return homedir();
   if (requested.startsWith('~/')) return path.join(homedir(), requested.slice(2));
   return requested;
-}
-
-/** Says in a few words why a filesystem call failed ("does not exist", "is not readable..."). */
-export function describe(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return 'does not exist';
-  if (code === 'EACCES' || code === 'EPERM') return 'is not readable by the server (permission denied)';
-  if (code === 'ELOOP') return 'goes through a symbolic link loop';
-  if (code === 'ENOTDIR') return 'goes through something that is not a directory';
-  if (code === 'ENAMETOOLONG') return 'is too long';
-  return `cannot be used (${code ?? (error instanceof Error ? error.message : String(error))})`;
 }
 
 /** The real path of the deepest existing ancestor of an absolute path. */
@@ -67,16 +55,6 @@ async function realAncestor(absolute: string): Promise<string> {
       if (parent === current) return absolute;
       current = parent;
     }
-  }
-}
-
-/** Runs a filesystem call, turning its failure into a sentence about `requested` for the model. */
-export async function attempt<T>(requested: string, call: Promise<T>): Promise<T> {
-  try {
-    return await call;
-  } catch (error) {
-    if (ToolError.isInstance(error)) throw error;
-    throw new ToolError(`${requested} ${describe(error)}.`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import { attempt } from '../confinement/scope.js';
+import { attempt } from '../confinement/filesystem-errors.js';
 import type { ToolDependencies } from '../dependencies.js';
 
 function typeOf(stats: Awaited<ReturnType<typeof lstat>>): string {

@@ -2,7 +2,7 @@ import { link, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import { isInside } from '../confinement/scope.js';
+import { isInside } from '../confinement/containment.js';
 import type { ToolDependencies } from '../dependencies.js';
 
 /** move_file: moves or renames a file or directory inside the roots; never replaces an existing destination. */

@@ -1,6 +1,8 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
-import { attempt, descriptorPaths, type Scope } from '../confinement/scope.js';
+import { descriptorPaths } from '../confinement/containment.js';
+import { attempt } from '../confinement/filesystem-errors.js';
+import type { Scope } from '../confinement/scope.js';
 import { type EntryKind, kindOf } from './walk.js';
 
 /** One entry of a listed directory; `stats` are the entry's own (a link's, not its target's). */

@@ -1,6 +1,7 @@
 import { closeSync, constants, type Dirent, openSync, readdirSync, readlinkSync } from 'node:fs';
 import { ToolError } from '@mcpkit/server-kit';
-import { descriptorPaths, type Scope } from '../confinement/scope.js';
+import { descriptorPaths } from '../confinement/containment.js';
+import type { Scope } from '../confinement/scope.js';
 import { type IgnoreRules, readIgnoreFile, skippedDirectories } from './ignore-rules.js';
 
 /** What an entry met on a walk is. Symlinks are reported as such and never followed. */
