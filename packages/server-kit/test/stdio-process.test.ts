@@ -28,13 +28,37 @@ describe('serveStdio in a real child process', () => {
     expect(await child.exited).toBe(0);
   });
 
-  it('survives a line that is not JSON-RPC, says so on stderr, and goes on answering', async () => {
+  it('answers a line that is not JSON with -32700, a batch and a non-JSON-RPC request with -32600, and goes on', async () => {
     const child = startFixture();
+    const errors = () =>
+      child
+        .stdout()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { id?: unknown; error?: { code: number; message: string } })
+        .filter((line) => line.error !== undefined);
     child.process.stdin.write('this is not json\n');
+    await expect.poll(() => errors().length).toBe(1);
+    expect(errors()[0]).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: the line is not JSON.' },
+    });
+    child.process.stdin.write('[{"jsonrpc":"2.0","id":5,"method":"ping"}]\n');
+    child.process.stdin.write('{"jsonrpc":"1.0","id":6,"method":"ping"}\n');
+    await expect.poll(() => errors().length).toBe(3);
+    expect(errors()[1]).toMatchObject({
+      id: null,
+      error: { code: -32600, message: expect.stringContaining('Batches') },
+    });
+    expect(errors()[2]).toMatchObject({ id: 6, error: { code: -32600 } });
     await initialize(child);
     child.send({ id: 1, method: 'ping' });
     expect((await child.response(1)).result).toEqual({});
-    expect(child.stderr()).toContain('MCP connection error (the connection goes on): ');
+    expect(child.stderr()).toContain('MCP connection error (the connection goes on): Answered a line that is not JSON');
+    for (const line of child.stdout().split('\n').filter(Boolean)) {
+      expect(JSON.parse(line), line).toMatchObject({ jsonrpc: '2.0' });
+    }
     child.process.stdin.end();
     expect(await child.exited).toBe(0);
   });
@@ -86,7 +110,7 @@ describe('serveStdio in a real child process', () => {
   it('serves the test client over real stdio, with the server log on stderr', async () => {
     await using client = await spawnTestClient({ command: process.execPath, args: [fixtureServer] });
     const { tools } = await client.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['noisy', 'wait_for_abort']);
+    expect(tools.map((tool) => tool.name)).toEqual(['noisy', 'wait_for_abort', 'ask_name']);
     expect(resultText(await client.callTool('noisy'))).toBe('still only JSON-RPC on stdout');
     expect(client.pid).toBeGreaterThan(0);
     await expect.poll(() => client.stderr()).toContain('console.log from a dependency');

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { format } from 'node:util';
+import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
 import type { KitServer } from '../create-server.js';
 import { StdioTransport } from './stdio-transport.js';
 
@@ -34,7 +35,9 @@ export function redirectConsoleToStderr(): void {
 }
 
 /**
- * Serves the server over stdio: JSON-RPC on stdout and nothing else. Closes cleanly when stdin ends or on SIGINT and
+ * Serves the server over stdio, to clients of both protocol eras (the SDK's entry pins the connection to the era of
+ * its opening exchange: `initialize` for 2025-11-25, a `server/discover` probe or a request with the modern `_meta`
+ * envelope for 2026-07-28): JSON-RPC on stdout and nothing else. Closes cleanly when stdin ends or on SIGINT and
  * SIGTERM: handlers in flight are aborted and the server's resources released. Resolves once the server has closed.
  */
 export async function serveStdio(server: KitServer, options: StdioOptions = {}): Promise<void> {
@@ -71,8 +74,16 @@ export async function serveStdio(server: KitServer, options: StdioOptions = {}):
   input.once('close', stop);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  await server.connect(transport);
-  // The SDK set its own onclose when connecting; keep it and stop the server after it.
+  const connection = serveBothEras((context) => server.factory(context), {
+    transport,
+    // Once a session serves the connection, transport errors reach its own error log too; before, only here.
+    onerror: (error) =>
+      server.sessionCount === 0
+        ? server.log.warning(`MCP connection error (the connection goes on): ${error.message}`)
+        : server.log.debug(`stdio connection: ${error.message}`),
+  });
+  server.signal.addEventListener('abort', () => void connection.close(), { once: true });
+  // The SDK's entry set its own onclose when it took the transport; keep it and stop the server after it.
   const sdkOnClose = transport.onclose;
   transport.onclose = () => {
     sdkOnClose?.();

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
+import { serializeMessage } from '@modelcontextprotocol/server';
 
 /** The default limit of one stdio message, in bytes: 10 MiB, as in the SDK. */
 export const defaultMaxMessageBytes = 10 * 1024 * 1024;
@@ -23,11 +24,18 @@ function idOf(head: string, tail: string): string | number | null {
   return JSON.parse(found) as string | number;
 }
 
+/** The start of a line, for a log message. */
+function preview(line: string): string {
+  return line.length > 80 ? `${JSON.stringify(line.slice(0, 80))}…` : JSON.stringify(line);
+}
+
 /**
  * Newline-delimited JSON-RPC over a pair of streams, for the server side. Unlike the SDK's stdio transport, a line
  * over the size limit does not close the connection: the rest of it is skipped as it arrives (never buffered), the
  * client gets a JSON-RPC error (-32600) carrying the message's id when its first or last bytes show it, and the
- * session goes on. Lines that are not JSON-RPC are reported through `onerror` and skipped, as in the SDK. While more
+ * session goes on. A line that is not JSON gets a parse error (-32700, id null), a batch (an array) and a request that
+ * is not JSON-RPC get invalid request (-32600, with the id when it can be read), each also reported through `onerror`;
+ * the SDK's own reader would skip them without a word, leaving the client waiting. While more
  * than `maxUnsentBytes` of output waits for the client to read it, no more input is read.
  */
 export class StdioTransport implements Transport {
@@ -106,14 +114,37 @@ export class StdioTransport implements Transport {
     this.pending = [];
     this.pendingBytes = 0;
     if (line.trim() === '') return;
-    let message: JSONRPCMessage;
+    let parsed: unknown;
     try {
-      message = deserializeMessage(line);
-    } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      parsed = JSON.parse(line);
+    } catch {
+      this.answerError(null, -32700, 'Parse error: the line is not JSON.', `a line that is not JSON: ${preview(line)}`);
       return;
     }
-    this.onmessage?.(message);
+    if (Array.isArray(parsed)) {
+      this.answerError(null, -32600, 'Batches are not supported: send one JSON-RPC message per line.', 'a batch');
+      return;
+    }
+    const checked = JSONRPCMessageSchema.safeParse(parsed);
+    if (!checked.success) {
+      const object = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+      const id = typeof object?.id === 'string' || typeof object?.id === 'number' ? object.id : null;
+      const problem = `a message that is not JSON-RPC 2.0: ${preview(line)}`;
+      // A broken response has no one waiting for an answer (and answering it could start a ping-pong of errors).
+      if (object !== undefined && !('method' in object) && ('result' in object || 'error' in object)) {
+        this.onerror?.(new Error(`Skipped ${problem}`));
+        return;
+      }
+      this.answerError(id, -32600, 'Invalid request: the message is not a JSON-RPC 2.0 request.', problem);
+      return;
+    }
+    this.onmessage?.(checked.data as JSONRPCMessage);
+  }
+
+  /** Answers a line that could not be delivered with a JSON-RPC error, and reports it through `onerror`. */
+  private answerError(id: string | number | null, code: number, message: string, problem: string): void {
+    this.onerror?.(new Error(`Answered ${problem} with error ${code}`));
+    this.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`).catch(() => {});
   }
 
   private refuse(id: string | number | null, bytes: number): void {
