@@ -51,10 +51,17 @@ describe.each([
   it('ignores the index file and node_modules', async () => {
     const reported = collect(perFolder);
     await settle();
+    // Positive control: the watcher is attached and reports a change, so the silence below means something.
+    await writeFile(join(root, 'docs', 'before.md'), 'x');
+    await expect.poll(() => reported, { timeout: 10_000 }).toContain(join(root, 'docs'));
+    await settle();
+    reported.length = 0;
     await writeFile(join(root, 'index.sqlite'), 'x');
     await writeFile(join(root, 'node_modules', 'dep.js'), 'x');
+    // A change written after the ignored ones is reported, so any report of theirs would have come by then.
+    await writeFile(join(root, 'docs', 'after.md'), 'x');
+    await expect.poll(() => reported, { timeout: 10_000 }).toContain(join(root, 'docs'));
     await settle();
-    await settle();
-    expect(reported).toEqual([]);
+    expect(reported.filter((folder) => folder !== join(root, 'docs'))).toEqual([]);
   });
 });
