@@ -1,7 +1,7 @@
 import { ToolError } from '@mcpkit/server-kit';
 
 /** Says in a few words why a filesystem call failed ("does not exist", "is not readable..."). */
-export function describe(error: unknown): string {
+export function describeFilesystemError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT') return 'does not exist';
   if (code === 'EACCES' || code === 'EPERM') return 'is not readable by the server (permission denied)';
@@ -17,6 +17,6 @@ export async function attempt<T>(requested: string, call: Promise<T>): Promise<T
     return await call;
   } catch (error) {
     if (ToolError.isInstance(error)) throw error;
-    throw new ToolError(`${requested} ${describe(error)}.`);
+    throw new ToolError(`${requested} ${describeFilesystemError(error)}.`);
   }
 }

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Root, ToolError } from '@mcpkit/server-kit';
 import { isInside } from './containment.js';
-import { describe } from './filesystem-errors.js';
+import { describeFilesystemError } from './filesystem-errors.js';
 import { type ConfinementOptions, expandHome, Scope } from './scope.js';
 
 /** Where the client's roots come from: a handler context, or anything else that can list them. */
@@ -78,7 +78,7 @@ export class PathGuard {
           real.push(resolved);
         }
       } catch (error) {
-        skipped.push(`Allowed directory ${directory} ${describe(error)}.`);
+        skipped.push(`Allowed directory ${directory} ${describeFilesystemError(error)}.`);
       }
     }
     if (directories.length > 0 && real.length === 0) {

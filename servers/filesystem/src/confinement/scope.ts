@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolError } from '@mcpkit/server-kit';
 import { descriptorPaths, isInside } from './containment.js';
-import { attempt, describe } from './filesystem-errors.js';
+import { attempt, describeFilesystemError } from './filesystem-errors.js';
 
 /** What to do with a regular file that has more than one name (a hard link may share its inode with a file outside). */
 export type HardLinkPolicy = 'allow' | 'refuse';
@@ -128,7 +128,7 @@ export class Scope {
       }
       // A missing path must not reveal whether something exists behind a link that leaves the roots.
       if (!this.contains(await realAncestor(absolute))) throw this.outside(requested);
-      throw new ToolError(`${requested} ${describe(error)}.`);
+      throw new ToolError(`${requested} ${describeFilesystemError(error)}.`);
     }
     if (!this.contains(real)) throw this.outside(requested);
     return real;
@@ -155,7 +155,7 @@ export class Scope {
     try {
       handle = await open(real, readFlags);
     } catch (error) {
-      throw new ToolError(`${requested} ${describe(error)}.`);
+      throw new ToolError(`${requested} ${describeFilesystemError(error)}.`);
     }
     try {
       const stats = await handle.stat();
@@ -212,7 +212,7 @@ export class Scope {
     } catch (error) {
       if (!this.contains(await realAncestor(absolute))) throw this.outside(requested);
       throw new ToolError(
-        `The parent directory of ${requested} ${describe(error)}; create it first with create_directory.`,
+        `The parent directory of ${requested} ${describeFilesystemError(error)}; create it first with create_directory.`,
       );
     }
     if (!this.contains(directory)) throw this.outside(requested);
@@ -220,7 +220,7 @@ export class Scope {
     if (this.directories.includes(target)) throw new ToolError(`Refused: ${requested} is an allowed directory itself.`);
     const current = await lstat(target).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
-      throw new ToolError(`${requested} ${describe(error)}.`);
+      throw new ToolError(`${requested} ${describeFilesystemError(error)}.`);
     });
     if (current?.isSymbolicLink()) {
       throw new ToolError(`Refused: ${requested} is a symbolic link, and writes never follow links; write its target.`);
@@ -240,7 +240,7 @@ export class Scope {
       directory = await realpath(path.dirname(absolute));
     } catch (error) {
       if (!this.contains(await realAncestor(absolute))) throw this.outside(requested);
-      throw new ToolError(`${requested} ${describe(error)}.`);
+      throw new ToolError(`${requested} ${describeFilesystemError(error)}.`);
     }
     const target = path.join(directory, path.basename(absolute));
     if (!this.contains(directory) || !this.contains(target)) throw this.outside(requested);
@@ -248,7 +248,7 @@ export class Scope {
     try {
       return { path: target, stats: await lstat(target) };
     } catch (error) {
-      throw new ToolError(`${requested} ${describe(error)}.`);
+      throw new ToolError(`${requested} ${describeFilesystemError(error)}.`);
     }
   }
 
@@ -265,7 +265,8 @@ export class Scope {
       try {
         real = await realpath(ancestor);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ToolError(`${requested} ${describe(error)}.`);
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+          throw new ToolError(`${requested} ${describeFilesystemError(error)}.`);
         const link = await lstat(ancestor).catch(() => undefined);
         if (link?.isSymbolicLink()) {
           throw new ToolError(`Refused: ${ancestor} is a symbolic link whose target does not exist.`);
@@ -290,7 +291,7 @@ export class Scope {
           await mkdir(`${via}/${name}`);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
-            throw new ToolError(`${requested} ${describe(error)}.`);
+            throw new ToolError(`${requested} ${describeFilesystemError(error)}.`);
         }
         const next = await open(`${via}/${name}`, directoryFlags).catch(() => {
           throw new ToolError(`Refused: ${path.join(current, name)} is not a directory (it may be a symbolic link).`);
