@@ -1,7 +1,7 @@
 import { compileGlob, ToolError } from '@mcpkit/server-kit/task';
 import type Database from 'better-sqlite3';
 import { passagesPerDocument, rankWeights } from './index-database.js';
-import { assertPrefixesBounded } from './prefix-bound.js';
+import { assertTermsBounded } from './term-bound.js';
 
 /** One search hit: a passage of a document, pointed at by the line of its first match. */
 export interface SearchHit {
@@ -96,7 +96,7 @@ export function searchIndex(database: { readonly connection: Database.Database }
   const documentOf = connection.prepare(`SELECT path, title FROM documents WHERE id = ?`);
   const perDocument = new Map<number, number>();
   try {
-    assertPrefixesBounded(connection, expression, request.query);
+    assertTermsBounded(connection, expression, request.query);
     // The same BM25 as FTS5's `ORDER BY rank`, written out so that SQLite scores row by row through the checkpoint
     // (FTS5's own rank sort scores every match inside one native call); rows then meet the documents table one by
     // one, only until the page is full.
