@@ -29,9 +29,6 @@ describe.each(['openai', 'anthropic'] as const)('the agent loop over %s', (provi
     expect(result.steps).toBe(2);
     expect(result.answer).toBe('Results: waited 400 ms\nwaited 400 ms\nwork: hi');
     expect(result.usage.inputTokens).toBeGreaterThan(0);
-    const step = events.find((event) => event.type === 'step-end' && event.step === 1);
-    // Two 400 ms calls in sequence would take 800 ms.
-    expect(step && step.type === 'step-end' && step.durationMs).toBeLessThan(750);
     const ends = events.filter((event) => event.type === 'tool-call-end');
     expect(ends).toHaveLength(3);
     expect(ends.find((event) => event.type === 'tool-call-end' && event.tool === 'slow')).toMatchObject({
@@ -39,6 +36,8 @@ describe.each(['openai', 'anthropic'] as const)('the agent loop over %s', (provi
       name: 'work__slow',
       isError: false,
     });
+    // Concurrency shows in the order, not in a time limit: every call starts before any ends (in sequence they would
+    // alternate), whatever the machine's load.
     expect(events.map((event) => event.type).filter((type) => type !== 'text-delta')).toEqual([
       'step-start',
       'model-response',
