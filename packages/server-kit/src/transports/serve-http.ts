@@ -91,9 +91,16 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 export async function serveHttp(server: KitServer, options: HttpOptions = {}): Promise<HttpListening> {
   // Loaded here rather than at the top: the HTTP transport, its web-stream adapters and node:http weigh on the
   // start-up time of every stdio server, which never needs them.
-  const [{ StreamableHTTPServerTransport }, { createServer: createHttpServer }] = await Promise.all([
+  const [
+    { StreamableHTTPServerTransport },
+    { createServer: createHttpServer },
+    { classifyInboundRequest, createMcpHandler },
+    { toNodeHandler },
+  ] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     import('node:http'),
+    import('@modelcontextprotocol/server'),
+    import('@modelcontextprotocol/node'),
   ]);
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
@@ -112,6 +119,23 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       `Serving on ${host}, which other machines can reach, without a bearer token: anyone who can connect can call every tool.`,
     );
   }
+
+  if (options.stateless && server.requestStateKeyIsRandom) {
+    server.log.warning(
+      'No request-state key is configured (MCPKIT_REQUEST_STATE_KEY): a call that asks for input can only continue on this instance.',
+    );
+  }
+
+  // The 2026-07-28 era: one SDK server per request, built from the kit's registry; nothing kept between requests.
+  const modern = createMcpHandler((context) => server.factory(context, { register: false }), {
+    legacy: 'reject',
+    onerror: (error) => server.log.debug(`HTTP (2026-07-28): ${error.message}`),
+  });
+  const serveModern = toNodeHandler(modern, { maxRequestBodySize: maxBodyBytes });
+  const header = (request: IncomingMessage, name: string) => {
+    const value = request.headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
 
   const handleStateless = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -213,7 +237,17 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
         return sendJsonRpcError(response, 400, -32700, 'Parse error: the request body is not valid JSON.');
       }
     }
-    if (options.stateless) await handleStateless(request, response, body);
+    // A 2025-11-25 request (initialize, a session id, GET/DELETE, a posted response) goes to the legacy path; the
+    // rest to the modern handler, which also answers what is malformed for either era.
+    const route = classifyInboundRequest({
+      httpMethod: request.method ?? 'GET',
+      protocolVersionHeader: header(request, 'mcp-protocol-version'),
+      mcpMethodHeader: header(request, 'mcp-method'),
+      mcpNameHeader: header(request, 'mcp-name'),
+      body,
+    });
+    if (route.kind !== 'legacy') await serveModern(request, response, body);
+    else if (options.stateless) await handleStateless(request, response, body);
     else await handleStateful(request, response, body);
   };
 
@@ -252,6 +286,7 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       sessions.closeAll();
       httpServer.closeAllConnections();
       await stopped;
+      await modern.close();
       await server.close();
       finished();
     })();

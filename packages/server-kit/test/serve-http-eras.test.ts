@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createServer, defineTool, type HttpListening, serveHttp } from '../src/index.js';
+
+const askTwice = defineTool({
+  name: 'ask_twice',
+  description: 'Asks for a name, then a color.',
+  input: z.object({ greeting: z.string() }),
+  async handler({ greeting }, { elicit }) {
+    const name = await elicit('Your name?', z.object({ name: z.string() }));
+    const color = await elicit('Your favorite color?', z.object({ color: z.string() }));
+    if (name.action !== 'accept' || color.action !== 'accept') return 'no answer';
+    return `${greeting} ${name.content.name}, who likes ${color.content.color}`;
+  },
+});
+
+const sharedKey = 'a shared request-state key of 32+ bytes';
+const open: HttpListening[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((listening) => listening.close()));
+});
+
+async function instance(key = sharedKey, options: { token?: string } = {}) {
+  const server = createServer({
+    name: 'eras',
+    version: '1',
+    tools: [askTwice],
+    logLevel: 'emergency',
+    requestState: { key },
+  });
+  const listening = await serveHttp(server, { port: 0, ...options });
+  open.push(listening);
+  return listening.url;
+}
+
+const modernMeta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+  'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
+};
+
+let nextId = 1;
+
+/** A JSON-RPC result or error, read loosely. */
+type Answer = Record<string, unknown> & { requestState?: string };
+
+/** One modern-era POST; returns the HTTP status and the JSON-RPC message (from JSON or from the SSE stream). */
+async function modernCall(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...name,
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: modernMeta } }),
+  });
+  const text = await response.text();
+  const json = response.headers.get('content-type')?.includes('text/event-stream')
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
+        .find((message) => 'result' in message || 'error' in message)
+    : text
+      ? (JSON.parse(text) as Record<string, unknown>)
+      : undefined;
+  return { status: response.status, message: json as { result?: Answer; error?: Answer } | undefined };
+}
+
+describe('serveHttp serves the 2026-07-28 era next to legacy sessions', () => {
+  it('answers a modern call without a session, and continues a multi-round call on another instance', async () => {
+    const first = await instance();
+    const second = await instance();
+    const call = { name: 'ask_twice', arguments: { greeting: 'hello' } };
+
+    const round1 = await modernCall(first, 'tools/call', call);
+    expect(round1.status).toBe(200);
+    expect(round1.message?.result).toMatchObject({ resultType: 'input_required' });
+    const round2 = await modernCall(second, 'tools/call', {
+      ...call,
+      inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Ada' } } },
+      requestState: round1.message?.result?.requestState,
+    });
+    expect(round2.message?.result).toMatchObject({ resultType: 'input_required', inputRequests: { 'elicit-2': {} } });
+    const round3 = await modernCall(first, 'tools/call', {
+      ...call,
+      inputResponses: { 'elicit-2': { action: 'accept', content: { color: 'blue' } } },
+      requestState: round2.message?.result?.requestState,
+    });
+    expect(round3.message?.result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'hello Ada, who likes blue' }],
+    });
+  });
+
+  it('refuses a state signed by an instance with another key, and one sent with other arguments', async () => {
+    const first = await instance();
+    const other = await instance('another key, also 32 bytes or more');
+    const call = { name: 'ask_twice', arguments: { greeting: 'hello' } };
+    const round1 = await modernCall(first, 'tools/call', call);
+    const retry = {
+      inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Ada' } } },
+      requestState: round1.message?.result?.requestState,
+    };
+    const foreign = await modernCall(other, 'tools/call', { ...call, ...retry });
+    expect(foreign.message?.error).toMatchObject({
+      code: -32602,
+      data: { reason: 'invalid_request_state', detail: 'altered' },
+    });
+    const moved = await modernCall(first, 'tools/call', { ...call, arguments: { greeting: 'bye' }, ...retry });
+    expect(moved.message?.error).toMatchObject({ code: -32602, data: { detail: 'other_call' } });
+  });
+
+  it('applies the same guards to modern requests: a foreign Origin gets 403, a missing token 401', async () => {
+    const url = await instance(sharedKey, { token: 'secret' });
+    const call = { name: 'ask_twice', arguments: { greeting: 'hello' } };
+    expect((await modernCall(url, 'tools/call', call, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await modernCall(url, 'tools/call', call)).status).toBe(401);
+    const allowed = await modernCall(url, 'tools/call', call, { authorization: 'Bearer secret' });
+    expect(allowed.message?.result).toMatchObject({ resultType: 'input_required' });
+  });
+});
