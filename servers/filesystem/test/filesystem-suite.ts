@@ -310,6 +310,8 @@ export function filesystemSuite(connect: Connect): void {
         excludePatterns: ['deeper'],
         format: 'compact',
       });
+      // Positive control: the excluding call lists the rest of sub, so missing `deep` is the exclusion at work.
+      expect(excluded.text).toContain('nested.txt');
       expect(excluded.text).not.toContain('deep');
     });
 
@@ -438,6 +440,9 @@ export function filesystemSuite(connect: Connect): void {
       expect(tree.text).not.toContain('secret.txt');
       const search = await call(client, 'search_files', { path: '.', pattern: 'secret*', includeIgnored: true });
       expect(search.text).toBe('No matches found');
+      // Positive control: the same search finds a name that is inside.
+      const inside = await call(client, 'search_files', { path: '.', pattern: 'nested*', includeIgnored: true });
+      expect(inside.text).toContain(join(fixture.root, 'sub', 'nested.txt'));
       const grep = await call(client, 'grep', { pattern: 'SECRET', includeIgnored: true });
       expect(grep.text).toMatch(/^No matches found/);
     });

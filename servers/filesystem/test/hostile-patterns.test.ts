@@ -81,19 +81,32 @@ describe('hostile patterns and edits', () => {
     expect(huge.isError).toBe(true);
     expect(resultText(huge)).toMatch(/RE2 instructions, more than the 1000 allowed/);
     const controller = new AbortController();
+    let settled = false;
     const grep = server.client
       .callTool({ name: 'grep', arguments: { path: '.', pattern: slowPattern } }, undefined, {
         signal: controller.signal,
       })
-      .catch((error: Error) => error);
-    const latencies = await probeWhile(server, sleep(1_500));
+      .catch((error: Error) => error)
+      .finally(() => {
+        settled = true;
+      });
+    const pid = server.pid ?? 0;
+    const [latencies, busyCpuMs] = await Promise.all([
+      probeWhile(server, sleep(1_500)),
+      sleep(300).then(() => childCpuDuring(pid, 1_000)),
+    ]);
+    // Positive control: the grep was still matching when cancelled, and the server was busy doing it; otherwise
+    // the quiet CPU below would prove nothing.
+    expect(settled, 'the grep ended on its own before the cancel').toBe(false);
     controller.abort();
-    await grep;
+    const cancelled = await grep;
+    expect(cancelled).toBeInstanceOf(Error);
     expect(median(latencies)).toBeLessThan(200);
     expect(Math.max(...latencies)).toBeLessThan(1_000);
     await sleep(200);
-    const pid = server.pid ?? 0;
-    expect(await childCpuDuring(pid, 500), 'CPU ms of the server in 500 ms after the cancel').toBeLessThan(100);
+    const quietCpuMs = await childCpuDuring(pid, 500);
+    expect(busyCpuMs, 'CPU ms of the server in 1 s while the grep runs').toBeGreaterThan(quietCpuMs * 2 + 10);
+    expect(quietCpuMs, 'CPU ms of the server in 500 ms after the cancel').toBeLessThan(100);
   });
 
   it('edits a file with tens of thousands of changed lines without holding the loop', async () => {

@@ -81,17 +81,28 @@ describe('hostile files', () => {
     closeSync(fd);
     execFileSync('truncate', ['-s', '20G', file]);
     const controller = new AbortController();
+    let settled = false;
     const reading = client.client
       .callTool({ name: 'read_text_file', arguments: { path: 'sparse.txt', offset: 1_000_000_000 } }, undefined, {
         signal: controller.signal,
       })
-      .catch((error: Error) => error);
-    const latencies = await probeWhile(probe, sleep(300));
+      .catch((error: Error) => error)
+      .finally(() => {
+        settled = true;
+      });
+    const [latencies, busyCpuMs] = await Promise.all([
+      probeWhile(probe, sleep(600)),
+      sleep(100).then(() => cpuDuring(500)),
+    ]);
+    // Positive control: the read was still going when cancelled, and spending CPU; otherwise the quiet CPU below
+    // would prove nothing.
+    expect(settled, 'the read ended on its own before the cancel').toBe(false);
     controller.abort();
-    await reading;
+    expect(await reading).toBeInstanceOf(Error);
     await sleep(200);
     const cpuMs = await cpuDuring(500);
     expect(median(latencies)).toBeLessThan(200);
+    expect(busyCpuMs, 'CPU ms in 500 ms while reading').toBeGreaterThan(cpuMs * 2 + 10);
     // Still reading would spend most of the window on CPU; stopped, the process is idle.
     expect(cpuMs, `CPU ms in 500 ms after the cancel`).toBeLessThan(100);
   });
