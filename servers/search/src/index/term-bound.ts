@@ -12,13 +12,13 @@ export interface TermLimits {
   prefixOccurrences: number;
   /**
    * Most indexed occurrences of all the terms of a query together: BM25 first counts the passages that hold each
-   * term, all terms in one native call (about 55 ms per million occurrences on the bench machine).
+   * term, all terms in one native call (about 100 ms per million occurrences on the loaded bench machine).
    */
   termOccurrences: number;
 }
 
 /** The limits searches run under. */
-export const termLimits: TermLimits = { prefixOccurrences: 200_000, termOccurrences: 4_000_000 };
+export const termLimits: TermLimits = { prefixOccurrences: 200_000, termOccurrences: 2_000_000 };
 
 /** One word of an FTS5 expression, and whether it is a prefix (`word*`, or the last word of `"a phrase"*`). */
 export interface QueryTerm {
