@@ -4,12 +4,12 @@ import type { FetchLimits } from './fetch/guarded-fetch.js';
 import { createPageFetcher } from './fetch/page-fetcher.js';
 import { LocalIndex } from './index/local-index.js';
 import { documentsResource } from './resources/documents.js';
-import { fetchUrlTool } from './tools/fetch-url.js';
-import { getDocumentTool } from './tools/get-document.js';
-import { indexPathTool } from './tools/index-path.js';
-import { indexStatusTool } from './tools/index-status.js';
-import { searchTool } from './tools/search.js';
-import { webSearchTool } from './tools/web-search.js';
+import { fetchUrl } from './tools/fetch-url.js';
+import { getDocument } from './tools/get-document.js';
+import { indexPath } from './tools/index-path.js';
+import { indexStatus } from './tools/index-status.js';
+import { search } from './tools/search.js';
+import { webSearch } from './tools/web-search.js';
 import type { WebSearchProvider } from './web/web-search-provider.js';
 
 /** Everything the search server is built from. */
@@ -56,14 +56,8 @@ export function createSearchServer(options: SearchServerOptions): KitServer {
     ...(options.fetchLimits ? { limits: options.fetchLimits } : {}),
     ...(options.lookup ? { lookup: options.lookup } : {}),
   });
-  const tools = [
-    searchTool(index),
-    getDocumentTool(index),
-    indexPathTool(index),
-    indexStatusTool(index),
-    fetchUrlTool(fetcher),
-  ];
-  if (options.webSearch) tools.push(webSearchTool(options.webSearch));
+  const tools = [search(index), getDocument(index), indexPath(index), indexStatus(index), fetchUrl(fetcher)];
+  if (options.webSearch) tools.push(webSearch(options.webSearch));
   const server = createServer({
     name: 'mcpkit-search',
     version: options.version ?? '0.1.0',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { PageFetcher } from '../fetch/page-fetcher.js';
 
 /** The `fetch_url` tool: fetches a public web page as Markdown, in pieces, under the SSRF guard. */
-export function fetchUrlTool(fetcher: PageFetcher) {
+export function fetchUrl(fetcher: PageFetcher) {
   return defineTool({
     name: 'fetch_url',
     title: 'Fetch a web page',

@@ -9,7 +9,7 @@ import { lineWindow } from '../line-window.js';
 const maxReadBytes = 16 * 1024 * 1024;
 
 /** The `get_document` tool: reads a document of the indexed directories by lines. */
-export function getDocumentTool(index: LocalIndex) {
+export function getDocument(index: LocalIndex) {
   return defineTool({
     name: 'get_document',
     title: 'Read a local document',

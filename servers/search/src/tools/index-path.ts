@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { LocalIndex } from '../index/local-index.js';
 
 /** The `index_path` tool: adds or refreshes a directory inside the allowed ones, with progress and cancellation. */
-export function indexPathTool(index: LocalIndex) {
+export function indexPath(index: LocalIndex) {
   return defineTool({
     name: 'index_path',
     title: 'Index a directory',

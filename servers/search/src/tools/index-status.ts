@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { LocalIndex } from '../index/local-index.js';
 
 /** The `index_status` tool: what is indexed and whether indexing is running. */
-export function indexStatusTool(index: LocalIndex) {
+export function indexStatus(index: LocalIndex) {
   return defineTool({
     name: 'index_status',
     title: 'Index status',

@@ -12,7 +12,7 @@ function formatHit(hit: SearchHit, rank: number): string {
 }
 
 /** The `search` tool: ranked full-text search over the indexed directories. */
-export function searchTool(index: LocalIndex) {
+export function search(index: LocalIndex) {
   return defineTool({
     name: 'search',
     title: 'Search local documents',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { WebSearchProvider } from '../web/web-search-provider.js';
 
 /** The `web_search` tool: searches the web through the configured provider. */
-export function webSearchTool(provider: WebSearchProvider) {
+export function webSearch(provider: WebSearchProvider) {
   return defineTool({
     name: 'web_search',
     title: 'Search the web',
