@@ -72,24 +72,34 @@ it('a query that matches every passage of a large index leaves the server answer
 
 it('a cancelled query stops using CPU at once', async () => {
   const controller = new AbortController();
+  let settled = false;
+  const busyFrom = process.cpuUsage();
   const call = running.client.client
     .callTool({ name: 'search', arguments: { query: everyWord, limit: 11 } }, undefined, {
       signal: controller.signal,
     })
-    .catch(() => undefined);
+    .catch(() => undefined)
+    .finally(() => {
+      settled = true;
+    });
   const abortDue = performance.now() + 150;
   await new Promise((resolve) => setTimeout(resolve, 150));
+  const busy = process.cpuUsage(busyFrom);
+  // Positive control: the query was still running, and using CPU, when the cancel came.
+  expect(settled).toBe(false);
   controller.abort();
   // A held event loop delivers the cancel late; then the CPU of the whole process (the worker's thread included)
   // must go quiet within 200 ms.
   const abortLate = performance.now() - abortDue;
   await call;
   await new Promise((resolve) => setTimeout(resolve, 200));
-  const before = process.cpuUsage();
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const used = process.cpuUsage(before);
+  const quietFrom = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  const quiet = process.cpuUsage(quietFrom);
   expect(abortLate).toBeLessThan(200);
-  expect((used.user + used.system) / 1000).toBeLessThan(100);
+  const milliseconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+  expect(milliseconds(quiet)).toBeLessThan(50);
+  expect(milliseconds(busy)).toBeGreaterThan(2 * milliseconds(quiet));
 }, 30_000);
 
 it('a prefix that stands for too much of the index is refused before SQLite expands it', async () => {
