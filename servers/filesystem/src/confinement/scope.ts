@@ -58,7 +58,8 @@ async function realAncestor(absolute: string): Promise<string> {
   }
 }
 
-function kindOf(stats: Stats): string {
+/** How a sentence names what a path is ("a named pipe (FIFO)", "a directory"). */
+function kindPhrase(stats: Stats): string {
   if (stats.isFIFO()) return 'a named pipe (FIFO)';
   if (stats.isSocket()) return 'a socket';
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
@@ -138,7 +139,7 @@ export class Scope {
   async directory(requested: string): Promise<string> {
     const real = await this.existing(requested);
     const stats = await attempt(requested, stat(real));
-    if (!stats.isDirectory()) throw new ToolError(`${requested} is ${kindOf(stats)}, not a directory.`);
+    if (!stats.isDirectory()) throw new ToolError(`${requested} is ${kindPhrase(stats)}, not a directory.`);
     return real;
   }
 
@@ -178,7 +179,7 @@ export class Scope {
     throw new ToolError(
       stats.isDirectory()
         ? `${requested} is a directory; use list_directory for directories.`
-        : `Refused: ${requested} is ${kindOf(stats)}, not a regular file, and reading it could block the server.`,
+        : `Refused: ${requested} is ${kindPhrase(stats)}, not a regular file, and reading it could block the server.`,
     );
   }
 
@@ -225,7 +226,7 @@ export class Scope {
     if (current?.isSymbolicLink()) {
       throw new ToolError(`Refused: ${requested} is a symbolic link, and writes never follow links; write its target.`);
     }
-    if (current && !current.isFile()) throw new ToolError(`Refused: ${requested} is ${kindOf(current)}.`);
+    if (current && !current.isFile()) throw new ToolError(`Refused: ${requested} is ${kindPhrase(current)}.`);
     return { directory, path: target, ...(current ? { existing: current } : {}) };
   }
 
@@ -279,7 +280,7 @@ export class Scope {
     }
     if (!this.contains(real)) throw this.outside(requested);
     const existing = await attempt(requested, stat(real));
-    if (!existing.isDirectory()) throw new ToolError(`Refused: ${ancestor} is ${kindOf(existing)}, not a directory.`);
+    if (!existing.isDirectory()) throw new ToolError(`Refused: ${ancestor} is ${kindPhrase(existing)}, not a directory.`);
     let handle = await this.openDirectory(real);
     let current = real;
     try {

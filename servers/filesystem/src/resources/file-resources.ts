@@ -4,7 +4,7 @@ import type { ToolDependencies } from '../dependencies.js';
 import { readAtMost } from '../reading/bounded-read.js';
 import { mimeTypeOf } from '../reading/mime-types.js';
 import { readLines } from '../reading/text-lines.js';
-import { kindLabel, listDirectory } from '../walking/directory-listing.js';
+import { kindLabel, listDirectoryEntries } from '../walking/directory-listing.js';
 
 /** Files and directories inside the roots as `file://` resources: text, binary (base64) or a directory listing. */
 export function fileResources(dependencies: ToolDependencies) {
@@ -28,7 +28,7 @@ export function fileResources(dependencies: ToolDependencies) {
         throw error;
       });
       if (!opened) {
-        const { entries } = await listDirectory(scope, real);
+        const { entries } = await listDirectoryEntries(scope, real);
         const lines = entries
           .slice(0, dependencies.limits.pageSize)
           .map((entry) => `${kindLabel(entry.kind)} ${entry.name}`);

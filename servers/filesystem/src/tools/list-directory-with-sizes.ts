@@ -2,7 +2,7 @@ import { defineTool, paginate } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
 import { formatSize } from '../reading/format-size.js';
-import { kindLabel, listDirectory } from '../walking/directory-listing.js';
+import { kindLabel, listDirectoryEntries } from '../walking/directory-listing.js';
 
 /** list_directory_with_sizes: one directory's entries with sizes and totals, sorted by name or size. */
 export function listDirectoryWithSizes(dependencies: ToolDependencies) {
@@ -20,7 +20,7 @@ export function listDirectoryWithSizes(dependencies: ToolDependencies) {
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler({ path, sortBy, cursor }, context) {
       const scope = await dependencies.guard.scope(context);
-      const { entries } = await listDirectory(scope, path, { stats: true });
+      const { entries } = await listDirectoryEntries(scope, path, { stats: true });
       const sizeOf = (entry: (typeof entries)[number]) => (entry.kind === 'directory' ? 0 : (entry.stats?.size ?? 0));
       if (sortBy === 'size') entries.sort((left, right) => sizeOf(right) - sizeOf(left));
       const page = paginate(entries, cursor, dependencies.limits.pageSize);

@@ -1,7 +1,7 @@
 import { defineTool, paginate } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { kindLabel, listDirectory as listEntries } from '../walking/directory-listing.js';
+import { kindLabel, listDirectoryEntries } from '../walking/directory-listing.js';
 
 /** list_directory: one directory's entries as `[DIR]`/`[FILE]`/`[LINK]` lines, in pages. */
 export function listDirectory(dependencies: ToolDependencies) {
@@ -18,7 +18,7 @@ export function listDirectory(dependencies: ToolDependencies) {
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler({ path, cursor }, context) {
       const scope = await dependencies.guard.scope(context);
-      const { entries } = await listEntries(scope, path);
+      const { entries } = await listDirectoryEntries(scope, path);
       const page = paginate(entries, cursor, dependencies.limits.pageSize);
       const lines = page.items.map((entry) => `${kindLabel(entry.kind)} ${entry.name}`);
       if (page.nextCursor) {

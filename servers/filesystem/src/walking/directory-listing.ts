@@ -16,7 +16,7 @@ export interface ListedEntry {
  * Lists one directory inside the roots, in name order. The directory is opened and checked by descriptor and read
  * through it, so a directory swapped for a link after the check is not listed.
  */
-export async function listDirectory(
+export async function listDirectoryEntries(
   scope: Scope,
   requested: string,
   options: { stats?: boolean } = {},
