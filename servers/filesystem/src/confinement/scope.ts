@@ -280,7 +280,8 @@ export class Scope {
     }
     if (!this.contains(real)) throw this.outside(requested);
     const existing = await attempt(requested, stat(real));
-    if (!existing.isDirectory()) throw new ToolError(`Refused: ${ancestor} is ${kindPhrase(existing)}, not a directory.`);
+    if (!existing.isDirectory())
+      throw new ToolError(`Refused: ${ancestor} is ${kindPhrase(existing)}, not a directory.`);
     let handle = await this.openDirectory(real);
     let current = real;
     try {
