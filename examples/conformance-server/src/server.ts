@@ -9,6 +9,16 @@ import {
   simpleText,
 } from './tools/content-tools.js';
 import { elicitationDefaults, elicitationEnums } from './tools/elicitation-forms.js';
+import {
+  inputRequiredCapabilities,
+  inputRequiredElicitation,
+  inputRequiredListRoots,
+  inputRequiredMultipleInputs,
+  inputRequiredMultiRound,
+  inputRequiredRequestState,
+  inputRequiredSampling,
+  inputRequiredTamperedState,
+} from './tools/input-required-tools.js';
 import { elicitation, errorHandling, sampling, toolWithLogging, toolWithProgress } from './tools/interaction-tools.js';
 
 /** The version this server reports at initialization. */
@@ -34,6 +44,14 @@ export function createConformanceServer(options: { logLevel?: LogLevel } = {}): 
       elicitation,
       elicitationDefaults,
       elicitationEnums,
+      inputRequiredElicitation,
+      inputRequiredSampling,
+      inputRequiredListRoots,
+      inputRequiredRequestState,
+      inputRequiredMultipleInputs,
+      inputRequiredMultiRound,
+      inputRequiredTamperedState,
+      inputRequiredCapabilities,
     ],
     resources: [staticText, staticBinary, watchedResource, templateData],
     prompts: [simplePrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage],

@@ -12,6 +12,15 @@ export type SampleRequest =
   | CreateMessageRequestParamsBase
   | { prompt: string; maxTokens?: number; systemPrompt?: string };
 
+/**
+ * Options of one question to the client. In the 2026-07-28 era a question travels as an input request of an
+ * `input_required` result under its key (by default `elicit-1`, `sample-2`, … in the order the handler asks).
+ */
+export interface AskOptions {
+  /** The key of the input request (2026-07-28 era only; ignored for a 2025-11-25 client). */
+  key?: string;
+}
+
 /** What the connected client is and can do. */
 export interface ClientInfo {
   name?: string;
@@ -31,7 +40,7 @@ export interface RequestContext {
   /** The transport's session id, when the transport has sessions (Streamable HTTP). */
   sessionId?: string;
   /** The client's roots (kept up to date on change notifications); undefined when the client offers none. */
-  roots(): Promise<Root[] | undefined>;
+  roots(options?: AskOptions): Promise<Root[] | undefined>;
 }
 
 /** What a tool handler receives besides its arguments. */
@@ -39,7 +48,11 @@ export interface ToolContext extends RequestContext {
   /** Reports progress; sent only when the client asked for progress with a token. */
   progress(done: number, total?: number, message?: string): Promise<void>;
   /** Asks the client's model for a completion (sampling). Throws a ToolError when the client cannot sample. */
-  sample(request: SampleRequest): Promise<CreateMessageResult>;
+  sample(request: SampleRequest, options?: AskOptions): Promise<CreateMessageResult>;
   /** Asks the user for input with a form; the answer is checked against `schema`. */
-  elicit<Schema extends z.ZodObject>(message: string, schema: Schema): Promise<ElicitOutcome<z.output<Schema>>>;
+  elicit<Schema extends z.ZodObject>(
+    message: string,
+    schema: Schema,
+    options?: AskOptions,
+  ): Promise<ElicitOutcome<z.output<Schema>>>;
 }

@@ -104,6 +104,8 @@ describe('resources', () => {
     const unknown = await mcpErrorOf(client.client.readResource({ uri: 'nothing://here' }));
     expect(unknown.code).toBe(ErrorCode.InvalidParams);
     expect(unknown.message).toContain('Resource not found: nothing://here');
+    // SEP-2164: the unknown URI travels in the error's data too.
+    expect(unknown.data).toEqual({ uri: 'nothing://here' });
     const missing = await mcpErrorOf(client.client.readResource({ uri: 'db://tables/ghosts' }));
     expect(missing.code).toBe(-32602);
     expect(missing.message).toContain('There is no table named ghosts.');

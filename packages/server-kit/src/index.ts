@@ -1,6 +1,7 @@
 export type { BudgetedText } from './budget.js';
 export { budgetText, cutAtBoundary, truncationNote } from './budget.js';
 export type {
+  AskOptions,
   ClientInfo,
   CreateMessageRequestParamsBase,
   CreateMessageResult,

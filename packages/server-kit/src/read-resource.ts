@@ -1,4 +1,8 @@
-import { ProtocolErrorCode as ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/server';
+import {
+  ProtocolErrorCode as ErrorCode,
+  type ReadResourceResult,
+  ResourceNotFoundError,
+} from '@modelcontextprotocol/server';
 import type { RequestContext } from './context.js';
 import type { ResourceBody } from './define-resource.js';
 import { ToolError } from './errors.js';
@@ -37,7 +41,8 @@ export async function readResource(
     log.error(`Reading resource ${uri} threw an unexpected error`, error);
     throw new RequestError(ErrorCode.InternalError, `Reading ${uri} failed with an internal error.`);
   }
-  if (body === undefined) throw new RequestError(ErrorCode.InvalidParams, `Resource not found: ${uri}`);
+  // -32602 with data.uri in both eras (SEP-2164).
+  if (body === undefined) throw new ResourceNotFoundError(uri);
   const contents = (Array.isArray(body) ? body : [typeof body === 'string' ? { text: body } : body]).map((content) => {
     const type = content.mimeType ?? mimeType;
     const base = { uri: content.uri ?? uri, ...(type ? { mimeType: type } : {}) };

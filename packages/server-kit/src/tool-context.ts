@@ -1,7 +1,7 @@
 import type { ElicitRequestFormParams, Server, ServerContext } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { ClientInfo, ElicitOutcome, RequestContext, SampleRequest, ToolContext } from './context.js';
+import type { AskOptions, ClientInfo, ElicitOutcome, RequestContext, SampleRequest, ToolContext } from './context.js';
 import { ToolError } from './errors.js';
 import { describeIssues, objectJsonSchema } from './json-schema.js';
 import type { ModernAsks } from './rounds/modern-asks.js';
@@ -92,8 +92,9 @@ export function createToolContext(
 export function createModernToolContext(base: RequestContext, context: ServerContext, asks: ModernAsks): ToolContext {
   return Object.assign(base, {
     progress: progressOf(context),
-    sample: (request: SampleRequest) => asks.sample(request),
-    elicit: <Schema extends z.ZodObject>(message: string, schema: Schema) => asks.elicit(message, schema),
-    roots: () => asks.roots(),
+    sample: (request: SampleRequest, options?: AskOptions) => asks.sample(request, options),
+    elicit: <Schema extends z.ZodObject>(message: string, schema: Schema, options?: AskOptions) =>
+      asks.elicit(message, schema, options),
+    roots: (options?: AskOptions) => asks.roots(options),
   });
 }
