@@ -6,10 +6,10 @@ export type { FetchedPage, PageFetcher, PageFetcherOptions } from './fetch/page-
 export { createPageFetcher } from './fetch/page-fetcher.js';
 export type { AddressPolicy } from './fetch/ssrf-guard.js';
 export { AddressRefusedError, addressRefusal, createGuardedDispatcher } from './fetch/ssrf-guard.js';
-export type { IndexProgress, IndexReport } from './index/indexer.js';
-export type { LocalIndexOptions } from './index/local-index.js';
-export { LocalIndex } from './index/local-index.js';
-export type { SearchHit, SearchPage } from './index/search-query.js';
+export type { IndexProgress, IndexReport } from './local-index/indexer.js';
+export type { LocalIndexOptions } from './local-index/local-index.js';
+export { LocalIndex } from './local-index/local-index.js';
+export type { SearchHit, SearchPage } from './local-index/search-query.js';
 export type { SearchServerOptions } from './server.js';
 export { createSearchServer } from './server.js';
 export type { BraveOptions } from './web/brave-provider.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineSubcommand, packageVersion, runServerCommand, UsageError } from '@mcpkit/server-kit/cli';
-import { LocalIndex } from './index/local-index.js';
+import { LocalIndex } from './local-index/local-index.js';
 import { createProgressBar } from './progress-bar.js';
 import { createSearchServer } from './server.js';
 import { braveProvider } from './web/brave-provider.js';

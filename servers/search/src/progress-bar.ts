@@ -1,4 +1,4 @@
-import type { IndexProgress } from './index/indexer.js';
+import type { IndexProgress } from './local-index/indexer.js';
 
 /** Where progress goes: a stream and whether it is a terminal. */
 export interface ProgressOutput {

@@ -2,7 +2,7 @@ import type { LookupFunction } from 'node:net';
 import { createServer, type KitServer, type LogLevel } from '@mcpkit/server-kit';
 import type { FetchLimits } from './fetch/guarded-fetch.js';
 import { createPageFetcher } from './fetch/page-fetcher.js';
-import { LocalIndex } from './index/local-index.js';
+import { LocalIndex } from './local-index/local-index.js';
 import { documentsResource } from './resources/documents.js';
 import { fetchUrl } from './tools/fetch-url.js';
 import { getDocument } from './tools/get-document.js';

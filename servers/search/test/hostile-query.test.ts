@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultText } from '@mcpkit/server-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { IndexDatabase } from '../src/index/index-database.js';
-import { searchIndex } from '../src/index/search-query.js';
+import { IndexDatabase } from '../src/local-index/index-database.js';
+import { searchIndex } from '../src/local-index/search-query.js';
 import { type InMemoryServer, startInMemoryServer } from './in-memory-server.js';
 import { median, probeWhile } from './responsiveness-probe.js';
 

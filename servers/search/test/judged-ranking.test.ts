@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalIndex } from '../src/index/local-index.js';
-import { searchIndex } from '../src/index/search-query.js';
+import { LocalIndex } from '../src/local-index/local-index.js';
+import { searchIndex } from '../src/local-index/search-query.js';
 
 const corpus = fileURLToPath(new URL('./fixtures/company/', import.meta.url));
 

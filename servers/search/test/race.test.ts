@@ -6,8 +6,8 @@ import { pathToFileURL } from 'node:url';
 import type { KitServer } from '@mcpkit/server-kit';
 import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalIndex } from '../src/index/local-index.js';
-import { searchIndex } from '../src/index/search-query.js';
+import { LocalIndex } from '../src/local-index/local-index.js';
+import { searchIndex } from '../src/local-index/search-query.js';
 import { createSearchServer } from '../src/server.js';
 
 // A second process flips, as fast as it can, a folder between a real directory and a link to a folder outside, and

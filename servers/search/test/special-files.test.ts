@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resultText, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalIndex } from '../src/index/local-index.js';
+import { LocalIndex } from '../src/local-index/local-index.js';
 import { type InMemoryServer, startInMemoryServer } from './in-memory-server.js';
 import { median, probeWhile } from './responsiveness-probe.js';
 

@@ -1,8 +1,8 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineResource, ToolError } from '@mcpkit/server-kit';
 import { readConfinedFile } from '../confined-file.js';
-import type { LocalIndex } from '../index/local-index.js';
-import { looksBinary } from '../index/text-extraction.js';
+import type { LocalIndex } from '../local-index/local-index.js';
+import { looksBinary } from '../local-index/text-extraction.js';
 
 /** resources/list shows at most this many documents; search finds the rest. */
 const maxListed = 500;

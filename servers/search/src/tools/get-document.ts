@@ -1,9 +1,9 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import { readConfinedFile } from '../confined-file.js';
-import type { LocalIndex } from '../index/local-index.js';
-import { looksBinary } from '../index/text-extraction.js';
 import { lineWindow } from '../line-window.js';
+import type { LocalIndex } from '../local-index/local-index.js';
+import { looksBinary } from '../local-index/text-extraction.js';
 
 /** Files larger than this are not read whole by get_document. */
 const maxReadBytes = 16 * 1024 * 1024;

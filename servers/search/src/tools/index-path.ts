@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import type { LocalIndex } from '../index/local-index.js';
+import type { LocalIndex } from '../local-index/local-index.js';
 
 /** The `index_path` tool: adds or refreshes a directory inside the allowed ones, with progress and cancellation. */
 export function indexPath(index: LocalIndex) {

@@ -1,6 +1,6 @@
 import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import type { LocalIndex } from '../index/local-index.js';
+import type { LocalIndex } from '../local-index/local-index.js';
 
 /** The `index_status` tool: what is indexed and whether indexing is running. */
 export function indexStatus(index: LocalIndex) {

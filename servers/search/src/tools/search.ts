@@ -1,7 +1,7 @@
 import { decodeCursor, defineTool, encodeCursor, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import type { LocalIndex } from '../index/local-index.js';
-import type { SearchHit } from '../index/search-query.js';
+import type { LocalIndex } from '../local-index/local-index.js';
+import type { SearchHit } from '../local-index/search-query.js';
 
 /** How long a search waits for the first indexing run before answering from what is indexed so far. */
 const readyWaitMs = 15_000;
