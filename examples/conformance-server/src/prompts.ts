@@ -49,3 +49,15 @@ export const promptWithImage = definePrompt({
     { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
   ],
 });
+
+/** `test_input_required_result_prompt`: asks for context under `user_context` first (input-required-result-non-tool-request). */
+export const promptThatAsks = definePrompt({
+  name: 'test_input_required_result_prompt',
+  description: 'A prompt that asks the user for context before it renders.',
+  async render(_args, { elicit }) {
+    const answer = await elicit('What context should the prompt use?', z.object({ context: z.string() }), {
+      key: 'user_context',
+    });
+    return answer.action === 'accept' ? `Use this context: ${answer.content.context}` : 'Use no particular context.';
+  },
+});

@@ -1,5 +1,11 @@
 import { createServer, type KitServer, type LogLevel } from '@mcpkit/server-kit';
-import { promptWithArguments, promptWithEmbeddedResource, promptWithImage, simplePrompt } from './prompts.js';
+import {
+  promptThatAsks,
+  promptWithArguments,
+  promptWithEmbeddedResource,
+  promptWithImage,
+  simplePrompt,
+} from './prompts.js';
 import { staticBinary, staticText, templateData, watchedResource } from './resources.js';
 import {
   audioContent,
@@ -54,6 +60,6 @@ export function createConformanceServer(options: { logLevel?: LogLevel } = {}): 
       inputRequiredCapabilities,
     ],
     resources: [staticText, staticBinary, watchedResource, templateData],
-    prompts: [simplePrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage],
+    prompts: [simplePrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage, promptThatAsks],
   });
 }

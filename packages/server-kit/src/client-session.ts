@@ -404,9 +404,26 @@ export class ClientSession implements KitSession {
         request.params?.cursor,
       ),
     );
-    this.handle(GetPromptRequestSchema, (request, extra) =>
-      getPrompt(registry, request.params.name, request.params.arguments, this.requestContext(extra), this.owner.log),
-    );
+    this.handle(GetPromptRequestSchema, (request, extra) => {
+      const { name, arguments: args } = request.params;
+      if (this.era === 'legacy') {
+        const context = createToolContext(this.requestContext(extra), extra, this);
+        return getPrompt(registry, name, args, context, this.owner.log);
+      }
+      return this.inRounds({ method: 'prompts/get', target: name, arguments: args ?? {} }, extra, (asks) =>
+        getPrompt(
+          registry,
+          name,
+          args,
+          createModernToolContext(this.requestContext(extra), extra, asks),
+          this.owner.log,
+        ),
+      ).catch((error: unknown) => {
+        // The round limits of a prompt are the client's problem to fix, like its arguments.
+        if (ToolError.isInstance(error)) throw new RequestError(ErrorCode.InvalidParams, error.message);
+        throw error;
+      });
+    });
   }
 
   private registerRootsHandlers(): void {

@@ -43,6 +43,9 @@ export interface RequestContext {
   roots(options?: AskOptions): Promise<Root[] | undefined>;
 }
 
+/** What a prompt's render receives besides its arguments: it may ask the user or the client's model too. */
+export type PromptContext = RequestContext & Pick<ToolContext, 'elicit' | 'sample'>;
+
 /** What a tool handler receives besides its arguments. */
 export interface ToolContext extends RequestContext {
   /** Reports progress; sent only when the client asked for progress with a token. */

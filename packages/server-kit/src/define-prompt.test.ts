@@ -141,3 +141,22 @@ describe('prompts', () => {
     );
   });
 });
+
+describe('a prompt that asks', () => {
+  it('asks the user through elicitation in the 2025-11-25 era (a server-to-client request)', async () => {
+    const asking = definePrompt({
+      name: 'with_context',
+      description: 'Asks for context first.',
+      async render(_args, { elicit }) {
+        const answer = await elicit('What context should the prompt use?', z.object({ context: z.string() }));
+        return answer.action === 'accept' ? `Use this context: ${answer.content.context}` : 'No context.';
+      },
+    });
+    const server = createServer({ name: 'asking', version: '1', prompts: [asking] });
+    await using client = await connectTestClient(server, {
+      onElicit: () => ({ action: 'accept', content: { context: 'a code review' } }),
+    });
+    const { messages } = await client.client.getPrompt({ name: 'with_context' });
+    expect(messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Use this context: a code review' } }]);
+  });
+});

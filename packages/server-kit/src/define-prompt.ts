@@ -1,6 +1,6 @@
 import type { GetPromptResult, PromptMessage } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { RequestContext } from './context.js';
+import type { PromptContext } from './context.js';
 import type { Completer } from './define-resource.js';
 import { assertPromptName } from './names.js';
 
@@ -18,7 +18,7 @@ export interface PromptDefinition<Arguments extends z.ZodObject = z.ZodObject> {
   /** Completions for arguments, by argument name. */
   complete?: Partial<Record<keyof z.output<Arguments> & string, Completer>>;
   /** Builds the messages: a string is one user message; or messages; or a whole result with a description. */
-  render(args: z.output<Arguments>, context: RequestContext): MaybePromise<string | PromptMessage[] | GetPromptResult>;
+  render(args: z.output<Arguments>, context: PromptContext): MaybePromise<string | PromptMessage[] | GetPromptResult>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds prompts of every argument type.

@@ -1,6 +1,6 @@
 import { ProtocolErrorCode as ErrorCode, type GetPromptResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { RequestContext } from './context.js';
+import type { PromptContext } from './context.js';
 import { ToolError } from './errors.js';
 import { describeIssues } from './json-schema.js';
 import type { Logger } from './logger.js';
@@ -15,7 +15,7 @@ export async function getPrompt(
   registry: Registry,
   name: string,
   args: Record<string, string> | undefined,
-  context: RequestContext,
+  context: PromptContext,
   log: Logger,
 ): Promise<GetPromptResult> {
   const registered = registry.prompts.get(name);

@@ -6,6 +6,7 @@ export type {
   CreateMessageRequestParamsBase,
   CreateMessageResult,
   ElicitOutcome,
+  PromptContext,
   RequestContext,
   Root,
   SampleRequest,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createServer, defineTool, type HttpListening, serveHttp } from '../src/index.js';
+import { createServer, definePrompt, defineTool, type HttpListening, serveHttp } from '../src/index.js';
 
 const askTwice = defineTool({
   name: 'ask_twice',
@@ -11,6 +11,17 @@ const askTwice = defineTool({
     const color = await elicit('Your favorite color?', z.object({ color: z.string() }));
     if (name.action !== 'accept' || color.action !== 'accept') return 'no answer';
     return `${greeting} ${name.content.name}, who likes ${color.content.color}`;
+  },
+});
+
+const withContext = definePrompt({
+  name: 'with_context',
+  description: 'Asks for context first.',
+  async render(_args, { elicit }) {
+    const answer = await elicit('What context should the prompt use?', z.object({ context: z.string() }), {
+      key: 'user_context',
+    });
+    return answer.action === 'accept' ? `Use this context: ${answer.content.context}` : 'No context.';
   },
 });
 
@@ -25,6 +36,7 @@ async function instance(key = sharedKey, options: { token?: string } = {}) {
     name: 'eras',
     version: '1',
     tools: [askTwice],
+    prompts: [withContext],
     logLevel: 'emergency',
     requestState: { key },
   });
@@ -100,6 +112,24 @@ describe('serveHttp serves the 2026-07-28 era next to legacy sessions', () => {
     expect(round3.message?.result).toMatchObject({
       resultType: 'complete',
       content: [{ type: 'text', text: 'hello Ada, who likes blue' }],
+    });
+  });
+
+  it('asks from a prompt too: prompts/get answers input_required, then the rendered prompt', async () => {
+    const url = await instance();
+    const round1 = await modernCall(url, 'prompts/get', { name: 'with_context' });
+    expect(round1.message?.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { user_context: { method: 'elicitation/create' } },
+    });
+    const round2 = await modernCall(url, 'prompts/get', {
+      name: 'with_context',
+      inputResponses: { user_context: { action: 'accept', content: { context: 'a code review' } } },
+      requestState: round1.message?.result?.requestState,
+    });
+    expect(round2.message?.result).toMatchObject({
+      resultType: 'complete',
+      messages: [{ role: 'user', content: { type: 'text', text: 'Use this context: a code review' } }],
     });
   });
 
