@@ -49,6 +49,7 @@ describe('public surface', () => {
     ]);
     expect(Object.keys(testing).sort()).toEqual([
       'connectTestClient',
+      'heapAfterGc',
       'resultText',
       'spawnTestClient',
       'transportsUnderTest',

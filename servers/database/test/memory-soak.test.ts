@@ -1,20 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { connectTestClient, type TestClient } from '@mcpkit/server-kit/testing';
+import { connectTestClient, heapAfterGc, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createDatabaseServer } from '../src/server.js';
 import { makeFixture } from './fixtures.js';
-
-// A full garbage collection on demand, without a special flag for the whole test run: the flag is set now and a new
-// context picks up the `gc` function it exposes.
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-
-function heapAfterGc(): number {
-  collectGarbage();
-  collectGarbage();
-  return process.memoryUsage().heapUsed;
-}
 
 const postgresUrl = inject('postgresUrl');
 

@@ -1,19 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { connectTestClient } from '@mcpkit/server-kit/testing';
+import { connectTestClient, heapAfterGc } from '@mcpkit/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFilesystemServer } from '../src/index.js';
 import { createFixture, type Fixture } from './fixture.js';
-
-// `gc()` without starting vitest with --expose-gc: the flag is set at run time and gc taken from a fresh context.
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-
-function heapAfterGc(): number {
-  collectGarbage();
-  collectGarbage();
-  return process.memoryUsage().heapUsed;
-}
 
 describe('soak', () => {
   let fixture: Fixture;

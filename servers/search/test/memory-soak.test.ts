@@ -2,23 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { connectTestClient, type TestClient } from '@mcpkit/server-kit/testing';
+import { connectTestClient, heapAfterGc, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSearchServer } from '../src/server.js';
 import { type LoopbackSite, startLoopbackSite } from './loopback-site.js';
-
-// A full garbage collection on demand, without a special flag for the whole test run: the flag is set now and a new
-// context picks up the `gc` function it exposes.
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-
-function heapAfterGc(): number {
-  collectGarbage();
-  collectGarbage();
-  return process.memoryUsage().heapUsed;
-}
 
 let base: string;
 let site: LoopbackSite;

@@ -1,3 +1,4 @@
+export { heapAfterGc } from './heap-after-gc.js';
 export type {
   SpawnedTestClient,
   SpawnOptions,
