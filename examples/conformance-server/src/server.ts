@@ -26,13 +26,19 @@ import {
   inputRequiredTamperedState,
 } from './tools/input-required-tools.js';
 import { elicitation, errorHandling, sampling, toolWithLogging, toolWithProgress } from './tools/interaction-tools.js';
+import {
+  listChangeTriggers,
+  loggingTool,
+  missingCapability,
+  streamingElicitation,
+} from './tools/stateless-diagnostics.js';
 
 /** The version this server reports at initialization. */
 export const conformanceServerVersion = '0.1.0';
 
 /** A kit server with every tool, resource and prompt the official conformance suite's server scenarios expect. */
 export function createConformanceServer(options: { logLevel?: LogLevel } = {}): KitServer {
-  return createServer({
+  const server: KitServer = createServer({
     name: 'mcpkit-conformance-server',
     version: conformanceServerVersion,
     instructions: 'A test server for the MCP conformance suite: every tool, resource and prompt is a fixture.',
@@ -58,8 +64,13 @@ export function createConformanceServer(options: { logLevel?: LogLevel } = {}): 
       inputRequiredMultiRound,
       inputRequiredTamperedState,
       inputRequiredCapabilities,
+      missingCapability,
+      streamingElicitation,
+      loggingTool,
+      ...listChangeTriggers(() => server),
     ],
     resources: [staticText, staticBinary, watchedResource, templateData],
     prompts: [simplePrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage, promptThatAsks],
   });
+  return server;
 }

@@ -132,3 +132,24 @@ describe('createServer', () => {
     expect((await client.client.listTools()).tools.map((tool) => tool.name)).toEqual(['greet', 'refuse']);
   });
 });
+
+describe('offer notifiers', () => {
+  it('hear every change of tools, prompts and resources until removed', async () => {
+    const server = createServer({ name: 'notified', version: '1' });
+    const heard: string[] = [];
+    const remove = server.addNotifier({
+      toolsChanged: () => heard.push('tools'),
+      promptsChanged: () => heard.push('prompts'),
+      resourcesChanged: () => heard.push('resources'),
+      resourceUpdated: (uri) => heard.push(`updated ${uri}`),
+    });
+    server.addTool(defineTool({ name: 'one', description: 'One.', handler: () => 'one' }));
+    server.addPrompt(definePrompt({ name: 'hello', description: 'Hello.', render: () => 'hello' }));
+    server.addResource(defineResource({ uri: 'note://a', name: 'a', read: () => 'a' }));
+    await server.notifyResourceUpdated('note://a');
+    remove();
+    server.removeTool('one');
+    expect(heard).toEqual(['tools', 'prompts', 'resources', 'updated note://a']);
+    await server.close();
+  });
+});

@@ -60,6 +60,11 @@ export interface KitServer {
    * it closes; a per-request instance of the modern HTTP era does not.
    */
   factory(context: Pick<McpRequestContext, 'era'>, options?: { register?: boolean }): Server;
+  /**
+   * Adds a listener for changes of what the server offers, such as the SDK's notifier of `subscriptions/listen`
+   * streams in the 2026-07-28 era (sessions of the 2025-11-25 era are told directly); returns its removal.
+   */
+  addNotifier(notifier: OfferNotifier): () => void;
   /** True when no request-state key was configured, so only this process can continue its own rounds. */
   readonly requestStateKeyIsRandom: boolean;
   /** Adds a tool and tells connected clients the list changed. */
@@ -75,6 +80,14 @@ export interface KitServer {
   notifyResourceUpdated(uri: string): Promise<void>;
   /** Aborts handlers in flight, closes every session, then runs `onClose`. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** Hears that the tools, prompts or resources changed (the shape of the SDK's `ServerNotifier`). */
+export interface OfferNotifier {
+  toolsChanged(): void;
+  promptsChanged(): void;
+  resourcesChanged(): void;
+  resourceUpdated(uri: string): void;
 }
 
 /** Builds a server from its declarations; checks names and URIs for duplicates at once. */
@@ -125,9 +138,14 @@ export function createServer(options: ServerOptions): KitServer {
     forget: (session) => sessions.delete(session),
   };
 
-  const notifyAll = (send: (session: ClientSession) => Promise<void>) => {
+  const notifiers = new Set<OfferNotifier>();
+  const notifyAll = (send: (session: ClientSession) => Promise<void>, tell: (notifier: OfferNotifier) => void) => {
     for (const session of sessions) send(session).catch(() => {});
+    for (const notifier of notifiers) tell(notifier);
   };
+  const toolsChanged = (notifier: OfferNotifier) => notifier.toolsChanged();
+  const promptsChanged = (notifier: OfferNotifier) => notifier.promptsChanged();
+  const resourcesChanged = (notifier: OfferNotifier) => notifier.resourcesChanged();
 
   return {
     name: options.name,
@@ -138,6 +156,10 @@ export function createServer(options: ServerOptions): KitServer {
       return sessions.size;
     },
     requestStateKeyIsRandom: stateKey.random,
+    addNotifier(notifier) {
+      notifiers.add(notifier);
+      return () => notifiers.delete(notifier);
+    },
     factory(context, factoryOptions) {
       if (shutdown.signal.aborted) throw new KitError('SERVER_CLOSED', `Server "${options.name}" is closed.`);
       const session = new ClientSession(owner, context.era);
@@ -153,32 +175,33 @@ export function createServer(options: ServerOptions): KitServer {
     },
     addTool(tool) {
       registry.addTool(tool);
-      notifyAll((session) => session.server.sendToolListChanged());
+      notifyAll((session) => session.server.sendToolListChanged(), toolsChanged);
     },
     removeTool(name) {
       const removed = registry.tools.delete(name);
-      if (removed) notifyAll((session) => session.server.sendToolListChanged());
+      if (removed) notifyAll((session) => session.server.sendToolListChanged(), toolsChanged);
       return removed;
     },
     addResource(resource) {
       registry.addResource(resource);
-      notifyAll((session) => session.server.sendResourceListChanged());
+      notifyAll((session) => session.server.sendResourceListChanged(), resourcesChanged);
     },
     removeResource(uriOrTemplate) {
       const removed = registry.removeResource(uriOrTemplate);
-      if (removed) notifyAll((session) => session.server.sendResourceListChanged());
+      if (removed) notifyAll((session) => session.server.sendResourceListChanged(), resourcesChanged);
       return removed;
     },
     addPrompt(prompt) {
       registry.addPrompt(prompt);
-      notifyAll((session) => session.server.sendPromptListChanged());
+      notifyAll((session) => session.server.sendPromptListChanged(), promptsChanged);
     },
     removePrompt(name) {
       const removed = registry.prompts.delete(name);
-      if (removed) notifyAll((session) => session.server.sendPromptListChanged());
+      if (removed) notifyAll((session) => session.server.sendPromptListChanged(), promptsChanged);
       return removed;
     },
     async notifyResourceUpdated(uri) {
+      for (const notifier of notifiers) notifier.resourceUpdated(uri);
       const subscribed = [...sessions].filter((session) => session.subscriptions.has(uri));
       await Promise.allSettled(subscribed.map((session) => session.server.sendResourceUpdated({ uri })));
     },

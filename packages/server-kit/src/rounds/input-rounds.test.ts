@@ -380,27 +380,19 @@ describe('input rounds', () => {
     expect((error as ProtocolError).message).toContain("under 'one'");
   });
 
-  it('asks only for what the client declared: an undeclared capability is a ToolError the handler can catch', async () => {
+  it('refuses an ask the request did not declare the capability for with -32021, even when the handler catches', async () => {
     const rounds = engine();
-    const handler: Handler<string> = async (asker) => {
-      const poem = await asker
-        .sample({ messages: [{ role: 'user', content: { type: 'text', text: 'A poem' } }], maxTokens: 50 })
-        .then(
-          () => 'sampled',
-          (error: unknown) => (ToolError.isInstance(error) ? error.message : 'other'),
-        );
-      return poem;
-    };
-    const outcome = await rounds.run(
-      call,
-      { clientCapabilities: { elicitation: {} } },
-      new AbortController().signal,
-      handler,
+    const handler: Handler<string> = async (asker) =>
+      asker.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'A poem' } }], maxTokens: 50 }).then(
+        () => 'sampled',
+        () => 'caught',
+      );
+    const error = await rejection(
+      rounds.run(call, { clientCapabilities: { elicitation: {} } }, new AbortController().signal, handler),
     );
-    expect(outcome).toEqual({
-      kind: 'complete',
-      value: 'This client does not support sampling, so the tool cannot ask its model.',
-    });
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(-32021);
+    expect((error as ProtocolError).data).toEqual({ requiredCapabilities: { sampling: {} } });
   });
 
   it('stops after the round limit and the recorded-bytes limit with a sentence', async () => {

@@ -15,6 +15,7 @@ import {
   type InputRequiredResult,
   inputRequired,
   type ListRootsResult,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
@@ -101,9 +102,9 @@ interface Ask {
 }
 
 const capabilitySentence: Record<AskKind, string> = {
-  elicit: 'This client does not support elicitation, so the tool cannot ask the user.',
-  sample: 'This client does not support sampling, so the tool cannot ask its model.',
-  roots: 'This client does not support roots, so the server cannot ask for them.',
+  elicit: 'This request does not declare the elicitation capability, so the server cannot ask the user.',
+  sample: 'This request does not declare the sampling capability, so the server cannot ask the client model.',
+  roots: 'This request does not declare the roots capability, so the server cannot ask for the client roots.',
 };
 
 const answerName: Record<AskKind, string> = {
@@ -200,7 +201,15 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
           return Promise.resolve(parsed.data);
         }
         if (!request.clientCapabilities?.[ask.capability]) {
-          return Promise.reject(new ToolError(capabilitySentence[ask.kind]));
+          // The 2026-07-28 rule (SEP-2575): a request that needs a capability its _meta does not declare is refused
+          // with -32021 (HTTP 400), whatever the handler does with the rejection. Check ctx.client.supports first
+          // to do without.
+          return fail(
+            new MissingRequiredClientCapabilityError(
+              { requiredCapabilities: { [ask.capability]: {} } },
+              capabilitySentence[ask.kind],
+            ),
+          );
         }
         open.set(key, { question, request: ask.request });
         if (!suspending) {

@@ -132,6 +132,8 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
     onerror: (error) => server.log.debug(`HTTP (2026-07-28): ${error.message}`),
   });
   const serveModern = toNodeHandler(modern, { maxRequestBodySize: maxBodyBytes });
+  // Changes of the offer reach modern clients on their open subscriptions/listen streams.
+  const removeNotifier = server.addNotifier(modern.notify);
   const header = (request: IncomingMessage, name: string) => {
     const value = request.headers[name];
     return typeof value === 'string' ? value : undefined;
@@ -286,6 +288,7 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       sessions.closeAll();
       httpServer.closeAllConnections();
       await stopped;
+      removeNotifier();
       await modern.close();
       await server.close();
       finished();
