@@ -24,6 +24,7 @@ import {
   type ServerCapabilities,
   type ServerContext,
   type ServerNotification,
+  type ServerOptions,
   type ServerResult,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -74,6 +75,8 @@ export interface SessionOwner {
   readonly log: Logger;
   /** Runs modern-era calls in rounds (asks become `input_required` results). */
   readonly rounds: InputRounds;
+  /** Cache hints per operation, for modern-era answers. */
+  readonly cache?: ServerOptions['cacheHints'];
   onRootsChanged?(roots: Root[], session: ClientSession): void;
   forget(session: ClientSession): void;
 }
@@ -130,6 +133,7 @@ export class ClientSession implements KitSession {
         ...(owner.instructions ? { instructions: owner.instructions } : {}),
         // The kit never returns input_required to a 2025 client (it asks with server→client requests there).
         inputRequired: { legacyShim: false },
+        ...(owner.cache ? { cacheHints: owner.cache } : {}),
       },
     );
     this.server.onclose = () => {

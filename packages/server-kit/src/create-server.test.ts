@@ -153,3 +153,18 @@ describe('offer notifiers', () => {
     await server.close();
   });
 });
+
+describe('cache hints', () => {
+  it('never reach a 2025-11-25 client', async () => {
+    const server = createServer({
+      name: 'cached',
+      version: '1',
+      tools: [greet],
+      cache: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' } },
+    });
+    await using client = await connectTestClient(server);
+    const listed = await client.client.request({ method: 'tools/list', params: {} }, z.looseObject({}));
+    expect(listed).not.toHaveProperty('ttlMs');
+    expect(listed).not.toHaveProperty('cacheScope');
+  });
+});

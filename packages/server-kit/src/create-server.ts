@@ -1,4 +1,4 @@
-import type { McpRequestContext, Root, Server, Transport } from '@modelcontextprotocol/server';
+import type { CacheHint, McpRequestContext, Root, Server, Transport } from '@modelcontextprotocol/server';
 import { defaultBudget } from './budget.js';
 import { ClientSession, type KitSession, type SessionOwner } from './client-session.js';
 import type { AnyPrompt } from './define-prompt.js';
@@ -36,6 +36,11 @@ export interface ServerOptions {
    * variable `MCPKIT_REQUEST_STATE_KEY` (base64), else draws a random key for this process.
    */
   requestState?: { key?: string | Uint8Array; ttlSeconds?: number; maxRounds?: number };
+  /**
+   * How long clients of the 2026-07-28 era may cache each kind of answer (`ttlMs`, `cacheScope`), per operation;
+   * without a hint an answer is marked `ttlMs: 0, cacheScope: 'private'`. 2025-11-25 answers never carry them.
+   */
+  cache?: Partial<Record<CacheableMethod, CacheHint>>;
   /** Called when a client's roots are first known and whenever they change. */
   onRootsChanged?(roots: Root[], session: KitSession): void;
   /** Releases what the server holds (database handles, watchers); called once by `close()`. */
@@ -81,6 +86,15 @@ export interface KitServer {
   /** Aborts handlers in flight, closes every session, then runs `onClose`. Safe to call twice. */
   close(): Promise<void>;
 }
+
+/** The operations whose answers carry cache hints in the 2026-07-28 era. */
+export type CacheableMethod =
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read'
+  | 'server/discover';
 
 /** Hears that the tools, prompts or resources changed (the shape of the SDK's `ServerNotifier`). */
 export interface OfferNotifier {
@@ -132,6 +146,7 @@ export function createServer(options: ServerOptions): KitServer {
     stderr,
     log: createLogger(stderr),
     rounds,
+    ...(options.cache ? { cache: options.cache } : {}),
     ...(options.onRootsChanged
       ? { onRootsChanged: (roots: Root[], session: ClientSession) => options.onRootsChanged?.(roots, session) }
       : {}),

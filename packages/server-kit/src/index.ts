@@ -12,7 +12,7 @@ export type {
   SampleRequest,
   ToolContext,
 } from './context.js';
-export type { KitServer, OfferNotifier, ServerOptions } from './create-server.js';
+export type { CacheableMethod, KitServer, OfferNotifier, ServerOptions } from './create-server.js';
 export { createServer } from './create-server.js';
 export type { AnyPrompt, GetPromptResult, PromptDefinition, PromptMessage } from './define-prompt.js';
 export { definePrompt } from './define-prompt.js';

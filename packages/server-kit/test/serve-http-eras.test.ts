@@ -39,6 +39,7 @@ async function instance(key = sharedKey, options: { token?: string } = {}) {
     prompts: [withContext],
     logLevel: 'emergency',
     requestState: { key },
+    cache: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' } },
   });
   const listening = await serveHttp(server, { port: 0, ...options });
   open.push(listening);
@@ -112,6 +113,18 @@ describe('serveHttp serves the 2026-07-28 era next to legacy sessions', () => {
     expect(round3.message?.result).toMatchObject({
       resultType: 'complete',
       content: [{ type: 'text', text: 'hello Ada, who likes blue' }],
+    });
+  });
+
+  it('marks modern answers with the configured cache hints, and the rest with ttlMs 0 and private', async () => {
+    const url = await instance();
+    expect((await modernCall(url, 'tools/list', {})).message?.result).toMatchObject({
+      ttlMs: 60_000,
+      cacheScope: 'public',
+    });
+    expect((await modernCall(url, 'prompts/list', {})).message?.result).toMatchObject({
+      ttlMs: 0,
+      cacheScope: 'private',
     });
   });
 
