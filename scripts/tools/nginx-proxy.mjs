@@ -98,8 +98,11 @@ ${servers}
 `;
 }
 
-/** Resolves once something accepts TCP connections on the port; rejects when `exited` settles first. */
-async function waitForPort(port, exited, timeoutMs) {
+/**
+ * Resolves true once nginx has written its pid file (it does so after binding its port, so the port is its own and
+ * not a stranger's that took it first) and accepts connections; false when nginx exits first or time runs out.
+ */
+async function waitForStart(pidFile, port, exited, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   let done = false;
   exited.then(() => {
@@ -107,6 +110,7 @@ async function waitForPort(port, exited, timeoutMs) {
   });
   while (!done && Date.now() < deadline) {
     const open = await new Promise((resolve) => {
+      if (!existsSync(pidFile)) return resolve(false);
       const socket = connect(port, '127.0.0.1');
       socket.once('connect', () => {
         socket.destroy();
@@ -114,7 +118,7 @@ async function waitForPort(port, exited, timeoutMs) {
       });
       socket.once('error', () => resolve(false));
     });
-    if (open) return true;
+    if (open && !done) return true;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return false;
@@ -147,7 +151,7 @@ async function startNginx(binary, backends) {
       }
       rmSync(directory, { recursive: true, force: true });
     };
-    if (await waitForPort(port, exited, 10_000)) {
+    if (await waitForStart(join(directory, 'nginx.pid'), port, exited, 10_000)) {
       return { url: `http://127.0.0.1:${port}`, kind: 'nginx', close };
     }
     const log = existsSync(join(directory, 'error.log')) ? readFileSync(join(directory, 'error.log'), 'utf8') : '';
