@@ -11,7 +11,9 @@ import { type ReverseProxy, reverseProxyKind, startReverseProxy } from '../../..
 
 const fixtureServer = fileURLToPath(new URL('fixtures/scale-out-server.mjs', import.meta.url));
 const proxyName =
-  reverseProxyKind() === 'nginx' ? 'nginx' : 'a node:http proxy (nginx is absent and cannot be installed without root)';
+  reverseProxyKind() === 'nginx'
+    ? 'nginx'
+    : 'a node:http proxy standing in for nginx (not installed and no root to install it, or MCPKIT_PROXY=node)';
 
 const modernMeta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
