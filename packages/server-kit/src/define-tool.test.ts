@@ -40,7 +40,8 @@ describe('output schemas', () => {
       properties: { city: { type: 'string' }, celsius: { type: 'number' } },
       required: ['city', 'celsius'],
     });
-    expect(tool?.outputSchema).not.toHaveProperty('$schema');
+    expect(tool?.outputSchema).toHaveProperty('$schema', 'https://json-schema.org/draft/2020-12/schema');
+    expect(tool?.inputSchema).toHaveProperty('$schema', 'https://json-schema.org/draft/2020-12/schema');
     const result = await client.callTool('get_weather', { city: 'Oslo' });
     expect(result.structuredContent).toEqual({ city: 'Oslo', celsius: -3 });
     expect(JSON.parse(resultText(result))).toEqual({ city: 'Oslo', celsius: -3 });
@@ -125,5 +126,90 @@ describe('definition checks', () => {
     expect(() => server.addTool(weather)).toThrow(expect.objectContaining({ code: 'DUPLICATE_NAME' }));
     expect(server.removeTool('get_weather')).toBe(true);
     expect(server.removeTool('get_weather')).toBe(false);
+  });
+});
+
+/** The schema of the conformance scenario json-schema-2020-12: what zod cannot express. */
+const contactSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  $defs: {
+    address: {
+      $anchor: 'addressDef',
+      type: 'object',
+      properties: { street: { type: 'string' }, city: { type: 'string' } },
+    },
+  },
+  properties: {
+    name: { type: 'string' },
+    address: { $ref: '#/$defs/address' },
+    contactMethod: { type: 'string', enum: ['phone', 'email'] },
+    phone: { type: 'string' },
+    email: { type: 'string' },
+  },
+  allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+  if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword, not a promise.
+  then: { required: ['phone'] },
+  else: { required: ['email'] },
+  additionalProperties: false,
+} as const;
+
+const contact = defineTool({
+  name: 'add_contact',
+  description: 'Adds a contact.',
+  inputJsonSchema: contactSchema,
+  handler: (args) => `added ${JSON.stringify(args)}`,
+});
+
+describe('inputJsonSchema', () => {
+  it('is advertised verbatim in tools/list, $schema, $defs, $anchor and if/then/else included', async () => {
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [contact] }));
+    const [tool] = (await client.client.listTools()).tools;
+    expect(tool?.inputSchema).toEqual(contactSchema);
+  });
+
+  it('checks the arguments at call time: valid ones reach the handler, others get a readable isError sentence', async () => {
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [contact] }));
+    const valid = { name: 'Ada', contactMethod: 'phone', phone: '555', address: { city: 'Oslo' } };
+    expect(await client.callToolText('add_contact', valid)).toBe(`added ${JSON.stringify(valid)}`);
+    const wrongType = await client.callTool('add_contact', { email: 'a@b', address: { city: 3 } });
+    expect(wrongType.isError).toBe(true);
+    expect(resultText(wrongType)).toBe('Invalid arguments for tool "add_contact": address.city: must be string.');
+    const missing = await client.callTool('add_contact', { contactMethod: 'phone', email: 'a@b' });
+    expect(missing.isError).toBe(true);
+    expect(resultText(missing)).toContain("(root): must have required property 'phone'");
+    const extra = await client.callTool('add_contact', { email: 'a@b', nickname: 'x' });
+    expect(resultText(extra)).toContain('(root): must NOT have additional properties');
+  });
+
+  it('is a KitError at definition time with input too, without type "object", or when it does not compile', () => {
+    const both = { name: 'both', description: 'x', input: z.object({}), inputJsonSchema: { type: 'object' as const } };
+    expect(() => defineTool({ ...both, handler: () => '' })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_DEFINITION',
+        message: expect.stringContaining('both input and inputJsonSchema'),
+      }),
+    );
+    const notObject = { type: 'string' } as unknown as { type: 'object' };
+    expect(() => defineTool({ name: 'flat', description: 'x', inputJsonSchema: notObject, handler: () => '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_DEFINITION' }),
+    );
+    const broken = { type: 'object' as const, properties: { a: { type: 12 } } };
+    expect(() => defineTool({ name: 'broken', description: 'x', inputJsonSchema: broken, handler: () => '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_DEFINITION', message: expect.stringContaining('does not compile') }),
+    );
+    const dialect = { $schema: 'https://example.com/my-dialect', type: 'object' as const };
+    expect(() => defineTool({ name: 'odd', description: 'x', inputJsonSchema: dialect, handler: () => '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_DEFINITION' }),
+    );
+  });
+
+  it('is checked when a tool is added without defineTool', () => {
+    const server = createServer({ name: 't', version: '1' });
+    const both = { name: 'both', description: 'x', input: z.object({}), inputJsonSchema: { type: 'object' as const } };
+    expect(() => server.addTool({ ...both, handler: () => '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_DEFINITION' }),
+    );
   });
 });

@@ -1,7 +1,9 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { KitError } from './errors.js';
+import type { ObjectJsonSchema, SchemaCheck } from './json-schema.js';
+import { describeIssues, jsonSchemaChecker } from './json-schema.js';
 import { assertToolName } from './names.js';
 import type { ToolReturn } from './results.js';
 
@@ -25,6 +27,11 @@ export interface ToolDefinition<
   description: string;
   /** The arguments; arguments that fail it never reach the handler (the model gets a readable `isError` result). */
   input?: Input;
+  /**
+   * The arguments as a JSON Schema object, advertised verbatim and checked at call time, for what zod cannot express
+   * (`$defs`, `$anchor`, `if`/`then`/`else`); instead of `input`, never with it.
+   */
+  inputJsonSchema?: ObjectJsonSchema;
   /** The structured result; when given, the handler's value is checked against it and sent as `structuredContent`. */
   output?: Output;
   /** Hints for clients: whether the tool reads only, destroys, is idempotent, reaches the open world. */
@@ -43,7 +50,54 @@ export interface ToolDefinition<
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds tools of every argument type.
 export type AnyTool = ToolDefinition<any, any>;
 
-/** Declares a tool. Returns its argument, typed; checks the name and budget at definition time. */
+const emptyObject = z.object({});
+
+/** Parses synchronously, the common case; undefined when the schema has async parts and needs `safeParseAsync`. */
+function parseSync(schema: z.ZodObject, args: unknown): ReturnType<z.ZodObject['safeParse']> | undefined {
+  try {
+    return schema.safeParse(args);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The check a tool's arguments go through before its handler runs: its zod `input`, or its `inputJsonSchema` (compiled
+ * once). Throws a KitError for a definition with both, or with a JSON Schema that is not an object schema or does not
+ * compile.
+ */
+export function toolArgumentsChecker(tool: AnyTool): (args: unknown) => SchemaCheck | Promise<SchemaCheck> {
+  const { inputJsonSchema } = tool;
+  if (inputJsonSchema === undefined) {
+    const input: z.ZodObject = tool.input ?? emptyObject;
+    const outcome = (parsed: ReturnType<z.ZodObject['safeParse']>): SchemaCheck =>
+      parsed.success ? { success: true, data: parsed.data } : { success: false, message: describeIssues(parsed.error) };
+    return (args) => {
+      const parsed = parseSync(input, args);
+      return parsed ? outcome(parsed) : input.safeParseAsync(args).then(outcome);
+    };
+  }
+  if (tool.input !== undefined) {
+    throw new KitError(
+      'INVALID_DEFINITION',
+      `Tool "${tool.name}" has both input and inputJsonSchema: give its arguments one schema.`,
+    );
+  }
+  if (typeof inputJsonSchema !== 'object' || inputJsonSchema === null || inputJsonSchema.type !== 'object') {
+    throw new KitError('INVALID_DEFINITION', `Tool "${tool.name}" has an inputJsonSchema without type "object".`);
+  }
+  try {
+    return jsonSchemaChecker(inputJsonSchema);
+  } catch (error) {
+    throw new KitError(
+      'INVALID_DEFINITION',
+      `Tool "${tool.name}" has an inputJsonSchema that does not compile: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+/** Declares a tool. Returns its argument, typed; checks the name, budget and input schema at definition time. */
 export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject | undefined = undefined>(
   definition: ToolDefinition<Input, Output>,
 ): ToolDefinition<Input, Output> {
@@ -62,5 +116,6 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
       );
     }
   }
+  toolArgumentsChecker(definition);
   return definition;
 }

@@ -5,8 +5,10 @@ import type { AnyPrompt } from './define-prompt.js';
 import type { ResourceDefinition, StaticResourceDefinition, TemplateResourceDefinition } from './define-resource.js';
 import { defineResource } from './define-resource.js';
 import type { AnyTool } from './define-tool.js';
+import { toolArgumentsChecker } from './define-tool.js';
 import { KitError } from './errors.js';
-import { objectJsonSchema } from './json-schema.js';
+import type { SchemaCheck } from './json-schema.js';
+import { toolJsonSchema } from './json-schema.js';
 import { assertPromptName, assertToolName } from './names.js';
 
 const emptyObject = z.object({});
@@ -14,7 +16,8 @@ const emptyObject = z.object({});
 /** A tool with its wire listing computed once. */
 export interface RegisteredTool {
   definition: AnyTool;
-  input: z.ZodObject;
+  /** Checks the arguments of a call against the tool's input schema (zod or JSON Schema). */
+  checkArguments(args: unknown): SchemaCheck | Promise<SchemaCheck>;
   listing: Tool;
 }
 
@@ -35,10 +38,10 @@ function toolListing(tool: AnyTool): Tool {
   const listing: Tool = {
     name: tool.name,
     description: tool.description,
-    inputSchema: objectJsonSchema(tool.input ?? emptyObject, 'input') as Tool['inputSchema'],
+    inputSchema: (tool.inputJsonSchema ?? toolJsonSchema(tool.input ?? emptyObject, 'input')) as Tool['inputSchema'],
   };
   if (tool.title) listing.title = tool.title;
-  if (tool.output) listing.outputSchema = objectJsonSchema(tool.output, 'output') as Tool['outputSchema'];
+  if (tool.output) listing.outputSchema = toolJsonSchema(tool.output, 'output') as Tool['outputSchema'];
   if (tool.annotations) listing.annotations = tool.annotations;
   return listing;
 }
@@ -82,7 +85,8 @@ export class Registry {
     if (this.tools.has(tool.name)) {
       throw new KitError('DUPLICATE_NAME', `Two tools are named "${tool.name}": tool names must be unique.`);
     }
-    this.tools.set(tool.name, { definition: tool, input: tool.input ?? emptyObject, listing: toolListing(tool) });
+    const checkArguments = toolArgumentsChecker(tool);
+    this.tools.set(tool.name, { definition: tool, checkArguments, listing: toolListing(tool) });
   }
 
   addResource(resource: ResourceDefinition): void {

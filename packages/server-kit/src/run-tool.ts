@@ -8,15 +8,6 @@ import type { Logger } from './logger.js';
 import type { RegisteredTool } from './registry.js';
 import { errorResult, isToolResult, toToolResult } from './results.js';
 
-/** Parses synchronously, the common case; undefined when the schema has async parts and needs `safeParseAsync`. */
-function parseArguments(schema: z.ZodObject, args: unknown): ReturnType<z.ZodObject['safeParse']> | undefined {
-  try {
-    return schema.safeParse(args);
-  } catch {
-    return undefined;
-  }
-}
-
 /** What a tool call needs besides the tool and its arguments. */
 export interface RunToolOptions {
   /** The server's budget, for tools without their own. */
@@ -37,9 +28,9 @@ export async function runTool(
   options: RunToolOptions,
 ): Promise<CallToolResult> {
   const { definition } = registered;
-  const parsed = parseArguments(registered.input, args ?? {}) ?? (await registered.input.safeParseAsync(args ?? {}));
+  const parsed = await registered.checkArguments(args ?? {});
   if (!parsed.success) {
-    return errorResult(`Invalid arguments for tool "${definition.name}": ${describeIssues(parsed.error)}.`);
+    return errorResult(`Invalid arguments for tool "${definition.name}": ${parsed.message}.`);
   }
   const context = options.context();
   try {
