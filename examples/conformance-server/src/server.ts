@@ -26,6 +26,7 @@ import {
   inputRequiredTamperedState,
 } from './tools/input-required-tools.js';
 import { elicitation, errorHandling, sampling, toolWithLogging, toolWithProgress } from './tools/interaction-tools.js';
+import { jsonSchema202012Tool } from './tools/json-schema-tool.js';
 import {
   listChangeTriggers,
   loggingTool,
@@ -56,6 +57,7 @@ export function createConformanceServer(options: { logLevel?: LogLevel } = {}): 
       elicitation,
       elicitationDefaults,
       elicitationEnums,
+      jsonSchema202012Tool,
       inputRequiredElicitation,
       inputRequiredSampling,
       inputRequiredListRoots,
