@@ -54,6 +54,26 @@ describe('translateSchema', () => {
     });
   });
 
+  it('strips $schema and $anchor of a 2020-12 schema the kit now passes through, for both providers', () => {
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { city: { type: 'string' } } } },
+      properties: { address: { $ref: '#/$defs/address' } },
+      additionalProperties: false,
+    };
+    for (const provider of ['openai', 'anthropic'] as const) {
+      const translated = translateSchema(schema, provider);
+      const text = JSON.stringify(translated);
+      expect(text).not.toContain('$schema');
+      expect(text).not.toContain('$anchor');
+      expect(translated).toMatchObject({
+        type: 'object',
+        properties: { address: { type: 'object', properties: { city: { type: 'string' } } } },
+      });
+    }
+  });
+
   it('gives a tool without arguments an empty object schema', () => {
     expect(translateSchema({ type: 'object' }, 'openai')).toEqual({ type: 'object', properties: {} });
     expect(translateSchema(undefined, 'anthropic')).toEqual({ type: 'object', properties: {} });
