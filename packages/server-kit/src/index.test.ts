@@ -48,8 +48,11 @@ describe('public surface', () => {
       'startServer',
     ]);
     expect(Object.keys(testing).sort()).toEqual([
+      'TestSdkClient',
       'connectTestClient',
+      'erasUnderTest',
       'heapAfterGc',
+      'protocolEras',
       'resultText',
       'spawnTestClient',
       'transportsUnderTest',

@@ -1,19 +1,28 @@
-import { resultText, spawnTestClient, type TestClient } from '@mcpkit/server-kit/testing';
+import {
+  type ProtocolEraUnderTest,
+  protocolEras,
+  resultText,
+  spawnTestClient,
+  type TestClient,
+} from '@mcpkit/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabaseServer } from '../src/server.js';
 import { binPath, connectOwning, injection, makeFixture } from './fixtures.js';
 import { seedPostgresLikeSqlite } from './postgres-fixture.js';
 
-/** One suite, two engines: the same tools, resources and prompts on SQLite and PostgreSQL, in memory and over stdio. */
+/**
+ * One suite, two engines: the same tools, resources and prompts on SQLite and PostgreSQL, in memory and over stdio,
+ * with clients of each protocol era.
+ */
 const postgresUrl = inject('postgresUrl');
 type Engine = 'sqlite' | 'postgres';
 type Transport = 'memory' | 'stdio';
-const setups: [Engine, Transport][] = [
-  ['sqlite', 'memory'],
-  ['sqlite', 'stdio'],
-  ['postgres', 'memory'],
-  ['postgres', 'stdio'],
-];
+const setups: [Engine, Transport, ProtocolEraUnderTest][] = protocolEras.flatMap((era) => [
+  ['sqlite', 'memory', era],
+  ['sqlite', 'stdio', era],
+  ['postgres', 'memory', era],
+  ['postgres', 'stdio', era],
+]);
 const fixture = makeFixture();
 let sharedPostgres: Promise<string> | undefined;
 
@@ -22,9 +31,10 @@ afterAll(() => fixture.cleanup());
 async function start(
   target: string,
   transport: Transport,
+  era: ProtocolEraUnderTest,
   options: { allowWrite?: boolean; onElicit?: () => { action: 'decline' } } = {},
 ): Promise<TestClient> {
-  const clientOptions = options.onElicit ? { onElicit: options.onElicit } : {};
+  const clientOptions = { era, ...(options.onElicit ? { onElicit: options.onElicit } : {}) };
   if (transport === 'stdio') {
     const args = [binPath, target, '--max-rows', '100', '--timeout-ms', '1500', '--log-level', 'emergency'];
     if (options.allowWrite) args.push('--allow-write');
@@ -39,7 +49,7 @@ async function start(
   return connectOwning(server, clientOptions);
 }
 
-describe.each(setups)('%s over %s', (engine, transport) => {
+describe.each(setups)('%s over %s, protocol %s', (engine, transport, era) => {
   const skip = engine === 'postgres' && !postgresUrl;
   let target: string;
   let client: TestClient;
@@ -53,7 +63,7 @@ describe.each(setups)('%s over %s', (engine, transport) => {
       sharedPostgres ??= seedPostgresLikeSqlite(postgresUrl, fixture.file, 'mcpkit_shared');
       target = await sharedPostgres;
     }
-    client = await start(target, transport);
+    client = await start(target, transport, era);
   });
   afterAll(async () => {
     await client?.close();
@@ -211,14 +221,17 @@ describe.each(setups)('%s over %s', (engine, transport) => {
   });
 
   it.skipIf(skip)('with --allow-write, writes with parameters and asks before DELETE without WHERE', async () => {
-    await using writer = await start(target, transport, { allowWrite: true, onElicit: () => ({ action: 'decline' }) });
+    await using writer = await start(target, transport, era, {
+      allowWrite: true,
+      onElicit: () => ({ action: 'decline' }),
+    });
     const tool = (await writer.client.listTools()).tools.find((candidate) => candidate.name === 'execute');
     expect(tool?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     const inserted = await writer.callTool('execute', {
       sql: `INSERT INTO products (id, name, category, price) VALUES (${[1, 2, 3, 4].map(placeholder).join(', ')})`,
       params: [
-        100 + setups.findIndex(([e, t]) => e === engine && t === transport),
-        `Kettle ${engine} ${transport}`,
+        100 + setups.findIndex(([e, t, r]) => e === engine && t === transport && r === era),
+        `Kettle ${engine} ${transport} ${era}`,
         'kitchen',
         30,
       ],

@@ -3,7 +3,7 @@ import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Root } from '@mcpkit/server-kit';
-import { resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { type ProtocolEraUnderTest, resultText, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FilesystemLimits } from '../src/index.js';
 import { createFixture, type Fixture } from './fixture.js';
@@ -21,8 +21,8 @@ export interface ServerSetup {
 /** Starts a server (in memory or from the bin) for the fixture and connects a client. */
 export type Connect = (fixture: Fixture, setup?: ServerSetup) => Promise<TestClient>;
 
-/** The whole behaviour of the server, run once in memory and once over stdio from the bin. */
-export function filesystemSuite(connect: Connect): void {
+/** The whole behaviour of the server, run in memory in each protocol era and over stdio from the bin. */
+export function filesystemSuite(connect: Connect, era: ProtocolEraUnderTest = '2025-11-25'): void {
   let fixture: Fixture;
   const clients: TestClient[] = [];
   beforeEach(() => {
@@ -496,7 +496,10 @@ export function filesystemSuite(connect: Connect): void {
       expect(outside.text).toMatch(/do not overlap/);
     });
 
-    it('narrows file:// resources to the client roots too', async () => {
+    // Legacy era only, for now: in 2026-07-28 a server learns roots by asking within a request, and the kit does not
+    // yet run resources/read in rounds (ADR 0015, "Built so far"), so a resource read is confined to the configured
+    // directories but not narrowed to the client's roots. Enable in both eras once resources/read asks.
+    it.skipIf(era !== '2025-11-25')('narrows file:// resources to the client roots too', async () => {
       const sub = join(fixture.root, 'sub');
       const client = await start({ roots: [{ uri: pathToFileURL(sub).href }] });
       const nested = pathToFileURL(join(sub, 'nested.txt')).href;

@@ -1,9 +1,9 @@
-import { connectTestClient } from '@mcpkit/server-kit/testing';
+import { connectTestClient, protocolEras } from '@mcpkit/server-kit/testing';
 import { describe } from 'vitest';
 import { createFilesystemServer } from '../src/index.js';
 import { filesystemSuite } from './filesystem-suite.js';
 
-describe('filesystem server in memory', () => {
+describe.each(protocolEras)('filesystem server in memory, protocol %s', (era) => {
   filesystemSuite(async (fixture, setup = {}) => {
     const server = await createFilesystemServer({
       directories: setup.directories ?? [fixture.root],
@@ -12,7 +12,7 @@ describe('filesystem server in memory', () => {
       ...(setup.limits ? { limits: setup.limits } : {}),
       logLevel: 'error',
     });
-    const client = await connectTestClient(server, setup.roots ? { roots: setup.roots } : {});
+    const client = await connectTestClient(server, { era, ...(setup.roots ? { roots: setup.roots } : {}) });
     const close = client.close;
     return Object.assign(client, {
       close: async () => {
@@ -20,5 +20,5 @@ describe('filesystem server in memory', () => {
         await server.close();
       },
     });
-  });
+  }, era);
 });

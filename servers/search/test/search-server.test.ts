@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { KitServer } from '@mcpkit/server-kit';
-import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import {
+  connectTestClient,
+  type ProtocolEraUnderTest,
+  protocolEras,
+  resultText,
+  type TestClient,
+} from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSearchServer } from '../src/server.js';
 
@@ -13,6 +19,8 @@ let workspace: string;
 let documents: string;
 let server: KitServer;
 let client: TestClient;
+/** The protocol era of the clients of the suite running now. */
+let era: ProtocolEraUnderTest = '2025-11-25';
 
 async function start(options: { watch?: boolean } = {}) {
   server = createSearchServer({
@@ -21,7 +29,7 @@ async function start(options: { watch?: boolean } = {}) {
     watch: options.watch ?? false,
     logLevel: 'emergency',
   });
-  client = await connectTestClient(server);
+  client = await connectTestClient(server, { era });
 }
 
 beforeEach(async () => {
@@ -37,7 +45,11 @@ afterEach(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-describe('search server in memory', () => {
+describe.each(protocolEras)('search server in memory, protocol %s', (suiteEra) => {
+  beforeEach(() => {
+    era = suiteEra;
+  });
+
   it('offers the local tools and fetch_url, but not web_search without a provider', async () => {
     await start();
     const names = (await client.client.listTools()).tools.map((tool) => tool.name).sort();
@@ -141,7 +153,7 @@ describe('search server in memory', () => {
       batchFiles: 20,
       logLevel: 'emergency',
     });
-    client = await connectTestClient(server);
+    client = await connectTestClient(server, { era });
     const controller = new AbortController();
     const call = client.client.callTool({ name: 'index_path', arguments: { path: documents } }, undefined, {
       signal: controller.signal,

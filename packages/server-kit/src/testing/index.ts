@@ -1,9 +1,20 @@
 export { heapAfterGc } from './heap-after-gc.js';
 export type {
+  ProtocolEraUnderTest,
+  ServerUnderTest,
   SpawnedTestClient,
   SpawnOptions,
   TestClient,
   TestClientOptions,
+  TestToolResult,
   TransportUnderTest,
 } from './test-client.js';
-export { connectTestClient, resultText, spawnTestClient, transportsUnderTest } from './test-client.js';
+export {
+  connectTestClient,
+  erasUnderTest,
+  protocolEras,
+  resultText,
+  spawnTestClient,
+  TestSdkClient,
+  transportsUnderTest,
+} from './test-client.js';

@@ -1,21 +1,106 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  type CallToolRequest,
+  type CallToolRequestOptions,
   type CallToolResult,
+  Client,
   type ClientCapabilities,
   type CreateMessageRequest,
-  CreateMessageRequestSchema,
   type CreateMessageResult,
   type ElicitRequest,
-  ElicitRequestSchema,
   type ElicitResult,
-  ListRootsRequestSchema,
+  type ListPromptsRequest,
+  type ListPromptsResult,
+  type ListResourcesRequest,
+  type ListResourcesResult,
+  type ListResourceTemplatesRequest,
+  type ListResourceTemplatesResult,
+  type ListToolsRequest,
+  type ListToolsResult,
+  ProtocolError,
+  type RequestOptions,
   type Root,
   type ServerNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
 import type { KitServer } from '../create-server.js';
+
+/** The protocol revisions a test client can speak: the 2025 handshake era or the stateless 2026 era. */
+export type ProtocolEraUnderTest = '2025-11-25' | '2026-07-28';
+
+/** Both eras, oldest first, for running one suite once per era. */
+export const protocolEras: readonly ProtocolEraUnderTest[] = ['2025-11-25', '2026-07-28'];
+
+/** A tool result whose structured content reads as an object, as tests read it. */
+export type TestToolResult = CallToolResult & { structuredContent?: Record<string, unknown> };
+
+/**
+ * The SDK client of the test harness, behaving as the 1.x client the suites were written against: `callTool` also
+ * takes the form `(params, resultSchema, options)` (the schema is ignored), a list without a cursor is one page (not
+ * every page gathered), and a JSON-RPC error rejects as the 1.x `McpError` ("MCP error <code>: ..."). Transitional:
+ * it goes with the removal of `@modelcontextprotocol/sdk` (ADR 0015), when the suites move to the 2.x client's forms.
+ */
+export class TestSdkClient extends Client {
+  constructor(...args: ConstructorParameters<typeof Client>) {
+    super(...args);
+    const request = this.request.bind(this) as (...requestArgs: unknown[]) => Promise<unknown>;
+    // An own property, so that the client's own methods (callTool, listTools, ...) go through it too.
+    this.request = (async (...requestArgs: unknown[]) => {
+      try {
+        return await request(...requestArgs);
+      } catch (error) {
+        throw error instanceof ProtocolError ? new McpError(error.code, error.message, error.data) : error;
+      }
+    }) as Client['request'];
+  }
+
+  override callTool(params: CallToolRequest['params'], options?: CallToolRequestOptions): Promise<TestToolResult>;
+  override callTool(
+    params: CallToolRequest['params'],
+    resultSchema: unknown,
+    options?: CallToolRequestOptions,
+  ): Promise<TestToolResult>;
+  override async callTool(
+    params: CallToolRequest['params'],
+    second?: unknown,
+    third?: CallToolRequestOptions,
+  ): Promise<TestToolResult> {
+    const options = third ?? (isResultSchema(second) ? undefined : (second as CallToolRequestOptions | undefined));
+    return (await super.callTool(params, options)) as TestToolResult;
+  }
+
+  override listTools(params: ListToolsRequest['params'] = {}, options?: RequestOptions): Promise<ListToolsResult> {
+    return this.request({ method: 'tools/list', params }, options);
+  }
+
+  override listPrompts(
+    params: ListPromptsRequest['params'] = {},
+    options?: RequestOptions,
+  ): Promise<ListPromptsResult> {
+    return this.request({ method: 'prompts/list', params }, options);
+  }
+
+  override listResources(
+    params: ListResourcesRequest['params'] = {},
+    options?: RequestOptions,
+  ): Promise<ListResourcesResult> {
+    return this.request({ method: 'resources/list', params }, options);
+  }
+
+  override listResourceTemplates(
+    params: ListResourceTemplatesRequest['params'] = {},
+    options?: RequestOptions,
+  ): Promise<ListResourceTemplatesResult> {
+    return this.request({ method: 'resources/templates/list', params }, options);
+  }
+}
+
+function isResultSchema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && ('~standard' in value || 'parse' in value);
+}
 
 /** How the test client behaves as a client: what it answers to sampling, elicitation and roots requests. */
 export interface TestClientOptions {
@@ -25,18 +110,22 @@ export interface TestClientOptions {
   onElicit?(params: ElicitRequest['params']): ElicitResult | Promise<ElicitResult>;
   /** The client's roots; without them the client does not declare roots. */
   roots?: Root[];
+  /** The protocol revision the client speaks (default 2025-11-25); the other is never tried. */
+  era?: ProtocolEraUnderTest;
 }
 
 /** A real SDK client connected to a server, with shortcuts for tests. Dispose it with `await using`. */
 export interface TestClient extends AsyncDisposable {
-  readonly client: Client;
+  readonly client: TestSdkClient;
+  /** The protocol revision this client speaks. */
+  readonly era: ProtocolEraUnderTest;
   /** Every notification the server sent, in order. */
   readonly notifications: ServerNotification[];
   /** Calls a tool and returns its result (an `isError` result is returned, not thrown). */
-  callTool(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  callTool(name: string, args?: Record<string, unknown>): Promise<TestToolResult>;
   /** Calls a tool and returns the text of its result. */
   callToolText(name: string, args?: Record<string, unknown>): Promise<string>;
-  /** Replaces the client's roots and notifies the server. */
+  /** Replaces the client's roots and notifies the server (2025-11-25; a 2026-07-28 server asks in each request). */
   setRoots(roots: Root[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -56,20 +145,24 @@ async function connectClient(transport: Transport, options: TestClientOptions, o
   if (options.onElicit) capabilities.elicitation = { form: {} };
   if (roots) capabilities.roots = { listChanged: true };
 
-  const client = new Client({ name: 'mcpkit-test-client', version: '1.0.0' }, { capabilities });
+  const era = options.era ?? '2025-11-25';
+  const client = new TestSdkClient(
+    { name: 'mcpkit-test-client', version: '1.0.0' },
+    { capabilities, versionNegotiation: { mode: era === '2025-11-25' ? 'legacy' : { pin: era } } },
+  );
   const notifications: ServerNotification[] = [];
   client.fallbackNotificationHandler = async (notification) => {
     notifications.push(notification as ServerNotification);
   };
   if (options.onSample) {
     const onSample = options.onSample;
-    client.setRequestHandler(CreateMessageRequestSchema, (request) => onSample(request.params));
+    client.setRequestHandler('sampling/createMessage', (request) => onSample(request.params));
   }
   if (options.onElicit) {
     const onElicit = options.onElicit;
-    client.setRequestHandler(ElicitRequestSchema, (request) => onElicit(request.params));
+    client.setRequestHandler('elicitation/create', (request) => onElicit(request.params));
   }
-  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots ?? [] }));
+  if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots ?? [] }));
   await client.connect(transport);
 
   let closed = false;
@@ -80,15 +173,17 @@ async function connectClient(transport: Transport, options: TestClientOptions, o
     await onClose?.();
   };
   const callTool = async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult;
+    client.callTool({ name, arguments: args });
   const testClient: TestClient = {
     client,
+    era,
     notifications,
     callTool,
     callToolText: async (name, args) => resultText(await callTool(name, args)),
     setRoots: async (next) => {
       roots = next;
-      await client.sendRootsListChanged();
+      // The 2026-07-28 revision has no roots notification: its server asks for the roots in each request that needs them.
+      if (era === '2025-11-25') await client.sendRootsListChanged();
     },
     close,
     [Symbol.asyncDispose]: close,
@@ -96,11 +191,20 @@ async function connectClient(transport: Transport, options: TestClientOptions, o
   return testClient;
 }
 
-/** Connects a real SDK client to `server` in memory. */
+/**
+ * Connects a real SDK client to `server` in memory, in the era of `options.era`: a 2025-11-25 client gets a session
+ * of its own, a 2026-07-28 client is served as on stdio (the SDK's both-era entry, one linked pair of one package).
+ */
 export async function connectTestClient(server: KitServer, options: TestClientOptions = {}): Promise<TestClient> {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  return connectClient(clientTransport, options);
+  if ((options.era ?? '2025-11-25') === '2025-11-25') {
+    await server.connect(serverTransport);
+    return connectClient(clientTransport, options);
+  }
+  const connection = serveBothEras((context) => server.factory(context), { transport: serverTransport });
+  return connectClient(clientTransport, options, async () => {
+    await connection.close();
+  });
 }
 
 /** How to start a server as a child process. */
@@ -141,22 +245,36 @@ export async function spawnTestClient(
 export interface TransportUnderTest {
   /** `in memory` or `stdio`, for test names. */
   name: 'in memory' | 'stdio';
+  /** The protocol revision its clients speak unless a test asks for the other. */
+  era: ProtocolEraUnderTest;
   /** Connects a fresh client to a fresh server (a new server object, or a new child process). */
   connect(options?: TestClientOptions): Promise<TestClient>;
 }
 
-/**
- * The two ways to reach a server in tests, to run one suite over both (e.g. with vitest's `describe.each`): in memory,
- * fast and with the server object at hand, and over the real stdio of its built bin, as clients run it.
- */
-export function transportsUnderTest(server: {
+/** The server under test: how to build it in memory and how to start its built bin. */
+export interface ServerUnderTest {
   /** Builds the server for an in-memory connection. */
   create(): KitServer;
   /** Starts the built server as a child process. */
   spawn: SpawnOptions;
-}): TransportUnderTest[] {
+}
+
+/**
+ * The two ways to reach a server in tests, to run one suite over both (e.g. with vitest's `describe.each`): in memory,
+ * fast and with the server object at hand, and over the real stdio of its built bin, as clients run it. Their clients
+ * speak `era` (default 2025-11-25).
+ */
+export function transportsUnderTest(
+  server: ServerUnderTest,
+  era: ProtocolEraUnderTest = '2025-11-25',
+): TransportUnderTest[] {
   return [
-    { name: 'in memory', connect: (options) => connectTestClient(server.create(), options) },
-    { name: 'stdio', connect: (options) => spawnTestClient(server.spawn, options) },
+    { name: 'in memory', era, connect: (options) => connectTestClient(server.create(), { era, ...options }) },
+    { name: 'stdio', era, connect: (options) => spawnTestClient(server.spawn, { era, ...options }) },
   ];
+}
+
+/** Every transport in every era (`in memory` and `stdio`, each in 2025-11-25 and 2026-07-28), for `describe.each`. */
+export function erasUnderTest(server: ServerUnderTest): TransportUnderTest[] {
+  return protocolEras.flatMap((era) => transportsUnderTest(server, era));
 }
