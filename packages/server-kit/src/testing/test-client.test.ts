@@ -57,5 +57,11 @@ describe('transportsUnderTest and erasUnderTest', () => {
       'in memory 2026-07-28',
       'stdio 2026-07-28',
     ]);
+    expect(erasUnderTest(server).map((transport) => `${transport.name} ${transport.era}`)).toEqual([
+      'in memory 2025-11-25',
+      'stdio 2025-11-25',
+      'in memory 2026-07-28',
+      'stdio 2026-07-28',
+    ]);
   });
 });
