@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReverseProxy, reverseProxyKind, startReverseProxy } from '../../../scripts/tools/nginx-proxy.mjs';
+import { type Answer, modernCall as modernCallDirect } from './support/modern-call.js';
 
 // Issue 15: in the 2026-07-28 era no request depends on memory of an earlier one in the same process, so two
 // instances of one server behind an ordinary round-robin reverse proxy serve one client correctly, including a call
@@ -14,15 +15,6 @@ const proxyName =
   reverseProxyKind() === 'nginx'
     ? 'nginx'
     : 'a node:http proxy standing in for nginx (not installed and no root to install it, or MCPKIT_PROXY=node)';
-
-const modernMeta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-  'io.modelcontextprotocol/clientInfo': { name: 'scale-out-test', version: '1' },
-};
-
-/** A JSON-RPC result or error, read loosely. */
-type Answer = Record<string, unknown> & { requestState?: string };
 
 /** Two server instances behind one proxy. */
 interface Cluster {
@@ -67,37 +59,10 @@ async function stopCluster(cluster: Cluster | undefined) {
   for (const child of cluster.instances) child.kill();
 }
 
-let nextId = 1;
-
-/** One modern-era POST through the proxy; returns the HTTP status, the JSON-RPC message (JSON or SSE) and the backend. */
+/** One modern-era POST through the proxy, with the backend that answered it. */
 async function modernCall(url: string, method: string, params: Record<string, unknown>) {
-  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...name,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: modernMeta } }),
-  });
-  const text = await response.text();
-  const json = response.headers.get('content-type')?.includes('text/event-stream')
-    ? text
-        .split('\n')
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
-        .find((message) => 'result' in message || 'error' in message)
-    : text
-      ? (JSON.parse(text) as Record<string, unknown>)
-      : undefined;
-  return {
-    status: response.status,
-    message: json as { result?: Answer; error?: Answer } | undefined,
-    upstream: response.headers.get('x-upstream-address') ?? 'none',
-  };
+  const answer = await modernCallDirect(url, method, params, { clientName: 'scale-out-test' });
+  return { ...answer, upstream: answer.headers.get('x-upstream-address') ?? 'none' };
 }
 
 /** The pid a fixture's complete answer names in its text. */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, definePrompt, defineTool, type HttpListening, serveHttp } from '../src/index.js';
+import { modernCall } from './support/modern-call.js';
 
 const askTwice = defineTool({
   name: 'ask_twice',
@@ -44,50 +45,6 @@ async function instance(key = sharedKey, options: { token?: string } = {}) {
   const listening = await serveHttp(server, { port: 0, ...options });
   open.push(listening);
   return listening.url;
-}
-
-const modernMeta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-  'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
-};
-
-let nextId = 1;
-
-/** A JSON-RPC result or error, read loosely. */
-type Answer = Record<string, unknown> & { requestState?: string };
-
-/** One modern-era POST; returns the HTTP status and the JSON-RPC message (from JSON or from the SSE stream). */
-async function modernCall(
-  url: string,
-  method: string,
-  params: Record<string, unknown>,
-  headers: Record<string, string> = {},
-) {
-  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...name,
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: modernMeta } }),
-  });
-  const text = await response.text();
-  const json = response.headers.get('content-type')?.includes('text/event-stream')
-    ? text
-        .split('\n')
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
-        .find((message) => 'result' in message || 'error' in message)
-    : text
-      ? (JSON.parse(text) as Record<string, unknown>)
-      : undefined;
-  return { status: response.status, message: json as { result?: Answer; error?: Answer } | undefined };
 }
 
 describe('serveHttp serves the 2026-07-28 era next to legacy sessions', () => {
@@ -167,9 +124,11 @@ describe('serveHttp serves the 2026-07-28 era next to legacy sessions', () => {
   it('applies the same guards to modern requests: a foreign Origin gets 403, a missing token 401', async () => {
     const url = await instance(sharedKey, { token: 'secret' });
     const call = { name: 'ask_twice', arguments: { greeting: 'hello' } };
-    expect((await modernCall(url, 'tools/call', call, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await modernCall(url, 'tools/call', call, { headers: { origin: 'https://evil.example' } })).status).toBe(
+      403,
+    );
     expect((await modernCall(url, 'tools/call', call)).status).toBe(401);
-    const allowed = await modernCall(url, 'tools/call', call, { authorization: 'Bearer secret' });
+    const allowed = await modernCall(url, 'tools/call', call, { headers: { authorization: 'Bearer secret' } });
     expect(allowed.message?.result).toMatchObject({ resultType: 'input_required' });
   });
 });

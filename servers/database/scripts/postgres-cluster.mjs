@@ -5,10 +5,10 @@
 //   node servers/database/scripts/postgres-cluster.mjs   starts one, prints its URL, stops it on Ctrl-C
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../scripts/tools/free-port.mjs';
 
 const superuser = 'mcpkit';
 const superuserPassword = 'mcpkit-test-password';
@@ -42,17 +42,6 @@ function install() {
   };
   run(['update']);
   run(['install', '-y', '--no-install-recommends', 'postgresql']);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts a cluster; resolves with its URLs and a stop function. */
