@@ -37,6 +37,10 @@ describe('compileGlob', () => {
     ['{single}', '{single}', true],
     ['*report*.pdf', 'q3-report-final.pdf', true],
     ['*a*b*c*d*e', 'xaxbxcxdxe', true],
+    ['notes.md', 'notes.md', true],
+    ['src/notes.md', 'src/notes.md', true],
+    ['src/', 'src', true],
+    ['*.md', 'a/b.md', false],
   ])('%s against %s is %s', (pattern, path, expected) => {
     expect(matches(pattern, path)).toBe(expected);
   });

@@ -31,6 +31,8 @@ type Segment = { kind: 'globstar' } | { kind: 'name'; tokens: Token[]; literal: 
 export function compileGlob(pattern: string, options: GlobOptions = {}): (path: string) => boolean {
   assertGlob(pattern);
   const dot = options.dot ?? false;
+  const plain = plainMatcher(pattern, dot);
+  if (plain) return plain;
   const alternatives = expandBraces(pattern).map(parsePattern);
   if (alternatives.length === 1) {
     const only = alternatives[0] as Segment[];
@@ -40,6 +42,21 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): (path: 
     const names = path.split('/');
     return alternatives.some((segments) => matchSegments(segments, names, dot));
   };
+}
+
+/** Characters that make a glob more than plain text. */
+const globSyntax = /[*?[\]{}\\]/;
+
+/**
+ * String comparisons for the two commonest patterns, several times faster per entry of a walk than the general
+ * matcher: plain text, and `*suffix` (`*.ts`: no slash, no other wildcard). Undefined for every other pattern.
+ */
+function plainMatcher(pattern: string, dot: boolean): ((path: string) => boolean) | undefined {
+  if (pattern.endsWith('/')) return undefined;
+  if (!globSyntax.test(pattern)) return (path) => path === pattern;
+  const suffix = pattern.slice(1);
+  if (!pattern.startsWith('*') || suffix.includes('/') || globSyntax.test(suffix)) return undefined;
+  return (path) => path.endsWith(suffix) && !path.includes('/') && (dot || !path.startsWith('.'));
 }
 
 /** Throws the {@link ToolError} that {@link compileGlob} would throw for this pattern, if any. */

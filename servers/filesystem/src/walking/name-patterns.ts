@@ -1,22 +1,4 @@
-import { assertGlob, compileGlob } from '@mcpkit/server-kit';
-
-/** Characters that make a glob more than plain text. */
-const globSyntax = /[*?[\]{}\\]/;
-
-/**
- * The matcher of one pattern: plain text and `*suffix` (the common `*.ts`) compare strings directly, several times
- * faster per entry of a walk than the general matcher; everything else uses the kit's compileGlob.
- */
-function compile(pattern: string): (subject: string) => boolean {
-  assertGlob(pattern);
-  if (!globSyntax.test(pattern)) return (subject) => subject === pattern;
-  const suffix = pattern.slice(1);
-  // Only a name pattern (no slash) gets here with a `*` first, so the subject is one name.
-  if (pattern.startsWith('*') && !suffix.includes('/') && !globSyntax.test(suffix)) {
-    return (subject) => subject.endsWith(suffix);
-  }
-  return compileGlob(pattern, { dot: true });
-}
+import { compileGlob } from '@mcpkit/server-kit';
 
 /**
  * Matches walk entries against glob patterns: a pattern without a slash matches the entry's name at any depth (like
@@ -30,7 +12,7 @@ export function globMatcher(patterns: readonly string[]): (relative: string) => 
   for (const pattern of patterns) {
     if (pattern.trim() === '') continue;
     const cleaned = pattern.replace(/^\.\//, '');
-    (cleaned.includes('/') ? byPath : byName).push(compile(cleaned));
+    (cleaned.includes('/') ? byPath : byName).push(compileGlob(cleaned, { dot: true }));
   }
   return (relative) => {
     if (byName.length > 0) {
