@@ -25,6 +25,17 @@ export interface WorkerProcessOptions {
   memoryMb: number;
 }
 
+/** Workers answering a request, whose resident size one shared timer reads (no timer per query). */
+const busyWorkers = new Set<WorkerProcess>();
+let memoryWatch: NodeJS.Timeout | undefined;
+
+function checkBusyWorkers(): void {
+  for (const worker of busyWorkers) {
+    // Without /proc only the V8 heap limit bounds a worker; stop reading it.
+    if (!worker.checkMemory()) busyWorkers.delete(worker);
+  }
+}
+
 /**
  * One SQLite worker process and the requests waiting for its answers. Its memory is bounded twice: V8's heap limit
  * (a huge value copied into JavaScript) and, while a request runs, its resident size read from /proc every few ms
@@ -37,7 +48,6 @@ export class WorkerProcess {
   private nextId = 1;
   private exited = false;
   private overMemory = false;
-  private memoryCheck: NodeJS.Timeout | undefined;
 
   constructor(
     entry: string,
@@ -74,26 +84,32 @@ export class WorkerProcess {
     this.child.on('error', (error) => fail(`The SQLite worker process failed: ${error.message}`, false));
   }
 
-  /** Reads the resident size while a request runs, and kills the process past its limit. */
+  /** A request runs: the process keeps the server alive and its resident size is watched. */
   private busy(): void {
     this.child.channel?.ref();
-    const pid = this.child.pid;
-    if (this.memoryCheck || pid === undefined) return;
-    this.memoryCheck = setInterval(() => {
-      const resident = residentMegabytes(pid);
-      if (resident === undefined) {
-        clearInterval(this.memoryCheck);
-      } else if (resident > this.options.memoryMb) {
-        this.overMemory = true;
-        this.kill();
-      }
-    }, memoryCheckMs).unref();
+    busyWorkers.add(this);
+    memoryWatch ??= setInterval(checkBusyWorkers, memoryCheckMs).unref();
   }
 
   private idle(): void {
     this.child.channel?.unref();
-    clearInterval(this.memoryCheck);
-    this.memoryCheck = undefined;
+    busyWorkers.delete(this);
+    if (busyWorkers.size === 0) {
+      clearInterval(memoryWatch);
+      memoryWatch = undefined;
+    }
+  }
+
+  /** Kills the process when it is past its memory limit; false when its size cannot be read (no /proc). */
+  checkMemory(): boolean {
+    const pid = this.child.pid;
+    const resident = pid === undefined ? undefined : residentMegabytes(pid);
+    if (resident === undefined) return false;
+    if (resident > this.options.memoryMb) {
+      this.overMemory = true;
+      this.kill();
+    }
+    return true;
   }
 
   /** Whether the process is gone (killed or crashed). */
