@@ -1,4 +1,4 @@
-import type { ElicitRequest, Root } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, Root } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { KitSession } from './client-session.js';

@@ -1,5 +1,5 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ProtocolError } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer } from './create-server.js';
@@ -97,18 +97,26 @@ describe('what a session offers', () => {
       createServer({ name: 't', version: '1', tools: [ping], resources: [readme], prompts: [greeting] }),
     );
     const failures = await Promise.all([
-      client.client.getPrompt({ name: 'missing' }).catch((error: Error) => error.message),
-      client.client.getPrompt({ name: 'greeting', arguments: {} }).catch((error: Error) => error.message),
-      client.client.readResource({ uri: 'note://missing' }).catch((error: Error) => error.message),
-      client.client.callTool({ name: 'missing', arguments: {} }).catch((error: Error) => error.message),
-      client.client.listTools({ cursor: 'not a cursor' }).catch((error: Error) => error.message),
+      client.client.getPrompt({ name: 'missing' }).catch((error: ProtocolError) => `${error.code} ${error.message}`),
+      client.client
+        .getPrompt({ name: 'greeting', arguments: {} })
+        .catch((error: ProtocolError) => `${error.code} ${error.message}`),
+      client.client
+        .readResource({ uri: 'note://missing' })
+        .catch((error: ProtocolError) => `${error.code} ${error.message}`),
+      client.client
+        .callTool({ name: 'missing', arguments: {} })
+        .catch((error: ProtocolError) => `${error.code} ${error.message}`),
+      client.client
+        .listTools({ cursor: 'not a cursor' })
+        .catch((error: ProtocolError) => `${error.code} ${error.message}`),
     ]);
     expect(failures).toEqual([
-      'MCP error -32602: Unknown prompt: missing',
-      expect.stringMatching(/^MCP error -32602: Invalid arguments for prompt "greeting": name/),
-      'MCP error -32602: Resource not found: note://missing',
-      'MCP error -32602: Unknown tool: missing',
-      expect.stringMatching(/^MCP error -32602: The cursor is not valid/),
+      '-32602 Unknown prompt: missing',
+      expect.stringMatching(/^-32602 Invalid arguments for prompt "greeting": name/),
+      '-32602 Resource not found: note://missing',
+      '-32602 Unknown tool: missing',
+      expect.stringMatching(/^-32602 The cursor is not valid/),
     ]);
   });
 });

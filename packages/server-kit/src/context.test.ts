@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitingTool } from '../test/support/waiting-tool.js';
 import { createServer, type KitServer } from './create-server.js';
@@ -40,7 +39,7 @@ async function connectRecording(server: KitServer) {
     return send(message, options);
   };
   await server.connect(serverTransport);
-  const client = new Client({ name: 'recorder', version: '1' });
+  const client = new Client({ name: 'recorder', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
   await client.connect(clientTransport);
   return { client, sent };
 }

@@ -1,4 +1,4 @@
-import { EmptyResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer } from './create-server.js';
@@ -74,8 +74,8 @@ describe('createServer', () => {
   it('answers an unknown tool with a JSON-RPC invalid-params error', async () => {
     await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [greet] }));
     const error = await client.client.callTool({ name: 'nope', arguments: {} }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(ProtocolErrorCode.InvalidParams);
   });
 
   it('answers malformed requests with JSON-RPC invalid params and a readable reason, not an internal error', async () => {
@@ -92,10 +92,10 @@ describe('createServer', () => {
       { method: 'completion/complete', params: { ref: { type: 'ref/prompt' } } },
     ];
     for (const request of malformed) {
-      const error = await client.client.request(request, EmptyResultSchema).catch((caught: unknown) => caught);
-      expect(error, request.method).toBeInstanceOf(McpError);
-      expect((error as McpError).code, request.method).toBe(ErrorCode.InvalidParams);
-      expect((error as McpError).message).toMatch(new RegExp(`Invalid (${request.method}|tools/call) request`));
+      const error = await client.client.request(request, z.object({})).catch((caught: unknown) => caught);
+      expect(error, request.method).toBeInstanceOf(ProtocolError);
+      expect((error as ProtocolError).code, request.method).toBe(ProtocolErrorCode.InvalidParams);
+      expect((error as ProtocolError).message).toMatch(new RegExp(`Invalid (${request.method}|tools/call) request`));
     }
   });
 

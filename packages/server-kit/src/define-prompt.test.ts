@@ -1,4 +1,4 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mcpErrorOf } from '../test/support/mcp-error.js';
@@ -86,7 +86,7 @@ describe('prompts', () => {
   it('answers invalid or missing arguments with -32602 naming what was wrong', async () => {
     await using client = await connectTestClient(serve());
     const missing = await mcpErrorOf(client.client.getPrompt({ name: 'review_code', arguments: {} }));
-    expect(missing.code).toBe(ErrorCode.InvalidParams);
+    expect(missing.code).toBe(ProtocolErrorCode.InvalidParams);
     expect(missing.message).toContain('Invalid arguments for prompt "review_code": language:');
     const wrongEnum = await mcpErrorOf(
       client.client.getPrompt({ name: 'review_code', arguments: { language: 'go', style: 'loud' } }),
@@ -97,10 +97,10 @@ describe('prompts', () => {
   it('answers an unknown prompt and a ToolError from render with -32602', async () => {
     await using client = await connectTestClient(serve());
     const unknown = await mcpErrorOf(client.client.getPrompt({ name: 'nope' }));
-    expect(unknown.code).toBe(ErrorCode.InvalidParams);
+    expect(unknown.code).toBe(ProtocolErrorCode.InvalidParams);
     expect(unknown.message).toContain('Unknown prompt: nope');
     const refused = await mcpErrorOf(client.client.getPrompt({ name: 'refusing' }));
-    expect(refused.code).toBe(ErrorCode.InvalidParams);
+    expect(refused.code).toBe(ProtocolErrorCode.InvalidParams);
     expect(refused.message).toContain('That prompt needs a configured repository.');
   });
 

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { mcpErrorOf } from '../test/support/mcp-error.js';
 import { createServer } from './create-server.js';
@@ -102,7 +102,7 @@ describe('resources', () => {
   it('answers an unknown URI, and a ToolError from read, with JSON-RPC invalid params (-32602)', async () => {
     await using client = await connectTestClient(serve());
     const unknown = await mcpErrorOf(client.client.readResource({ uri: 'nothing://here' }));
-    expect(unknown.code).toBe(ErrorCode.InvalidParams);
+    expect(unknown.code).toBe(ProtocolErrorCode.InvalidParams);
     expect(unknown.message).toContain('Resource not found: nothing://here');
     // SEP-2164: the unknown URI travels in the error's data too.
     expect(unknown.data).toEqual({ uri: 'nothing://here' });
@@ -114,7 +114,7 @@ describe('resources', () => {
   it('hides the details of an unexpected error in read behind an internal error', async () => {
     await using client = await connectTestClient(serve());
     const error = await mcpErrorOf(client.client.readResource({ uri: 'docs://broken' }));
-    expect(error.code).toBe(ErrorCode.InternalError);
+    expect(error.code).toBe(ProtocolErrorCode.InternalError);
     expect(error.message).not.toContain('/var/secret');
   });
 

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { createServer } from './create-server.js';
 import { definePrompt } from './define-prompt.js';
@@ -62,7 +62,7 @@ describe('list pagination on a server', () => {
   it('answers a bad cursor with JSON-RPC invalid params', async () => {
     await using client = await connectTestClient(createServer({ name: 't', version: '1', tools, pageSize: 2 }));
     const error = await client.client.listTools({ cursor: 'garbage' }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(ProtocolErrorCode.InvalidParams);
   });
 });

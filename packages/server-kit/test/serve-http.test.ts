@@ -1,7 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer, defineTool, type HttpListening, type HttpOptions, serveHttp } from '../src/index.js';
@@ -32,7 +31,7 @@ async function listen(options: HttpOptions = {}) {
 }
 
 async function connectClient(url: string, headers: Record<string, string> = {}) {
-  const client = new Client({ name: 'http-client', version: '1' });
+  const client = new Client({ name: 'http-client', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   await client.connect(transport);
   return { client, transport };
@@ -402,7 +401,7 @@ describe('serveHttp sessions', () => {
     const listening = await serveHttp(server, { port: 0 });
     const { client } = await connectClient(listening.url);
     // The connection closes under the call, so it can only end by the client's own timeout.
-    const call = client.callTool({ name: 'wait', arguments: {} }, undefined, { timeout: 3000 }).then(
+    const call = client.callTool({ name: 'wait', arguments: {} }, { timeout: 3000 }).then(
       () => 'answered',
       () => 'failed',
     );

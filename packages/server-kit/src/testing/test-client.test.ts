@@ -1,4 +1,4 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer } from '../create-server.js';
@@ -38,14 +38,14 @@ describe.each(protocolEras)('test client, protocol %s', (era) => {
     await expect.poll(() => client.callToolText('consult')).toBe('Ada / hi / file:///elsewhere');
   });
 
-  it('lists one page without a cursor and rejects JSON-RPC errors as the 1.x McpError', async () => {
+  it('lists one page without a cursor and rejects a JSON-RPC error as a ProtocolError', async () => {
     await using client = await connectTestClient(build(), { era });
     const first = await client.client.listTools();
     expect(first.tools).toHaveLength(2);
     expect(first.nextCursor).toBeDefined();
     const error = await client.client.callTool({ name: 'missing' }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).message).toBe('MCP error -32602: Unknown tool: missing');
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error).toMatchObject({ code: ProtocolErrorCode.InvalidParams, message: 'Unknown tool: missing' });
   });
 });
 

@@ -16,14 +16,12 @@ import {
   type ListResourceTemplatesResult,
   type ListToolsRequest,
   type ListToolsResult,
-  ProtocolError,
   type RequestOptions,
   type Root,
   type ServerNotification,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
 import type { KitServer } from '../create-server.js';
@@ -40,23 +38,10 @@ export type TestToolResult = CallToolResult & { structuredContent?: Record<strin
 /**
  * The SDK client of the test harness, behaving as the 1.x client the suites were written against: `callTool` also
  * takes the form `(params, resultSchema, options)` (the schema is ignored), a list without a cursor is one page (not
- * every page gathered), and a JSON-RPC error rejects as the 1.x `McpError` ("MCP error <code>: ..."). Transitional:
- * it goes with the removal of `@modelcontextprotocol/sdk` (ADR 0015), when the suites move to the 2.x client's forms.
+ * every page gathered), so that a test sees paging as a client does. A JSON-RPC error rejects as the 2.x client's
+ * `ProtocolError` (its `code` and the server's message).
  */
 export class TestSdkClient extends Client {
-  constructor(...args: ConstructorParameters<typeof Client>) {
-    super(...args);
-    const request = this.request.bind(this) as (...requestArgs: unknown[]) => Promise<unknown>;
-    // An own property, so that the client's own methods (callTool, listTools, ...) go through it too.
-    this.request = (async (...requestArgs: unknown[]) => {
-      try {
-        return await request(...requestArgs);
-      } catch (error) {
-        throw error instanceof ProtocolError ? new McpError(error.code, error.message, error.data) : error;
-      }
-    }) as Client['request'];
-  }
-
   override callTool(params: CallToolRequest['params'], options?: CallToolRequestOptions): Promise<TestToolResult>;
   override callTool(
     params: CallToolRequest['params'],

@@ -1,7 +1,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { KitServer } from '../create-server.js';
 import { cancelOnDisconnect } from './cancel-on-disconnect.js';
@@ -92,12 +92,10 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
   // Loaded here rather than at the top: the HTTP transport, its web-stream adapters and node:http weigh on the
   // start-up time of every stdio server, which never needs them.
   const [
-    { StreamableHTTPServerTransport },
     { createServer: createHttpServer },
     { classifyInboundRequest, createMcpHandler },
-    { toNodeHandler },
+    { NodeStreamableHTTPServerTransport: StreamableHTTPServerTransport, toNodeHandler },
   ] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     import('node:http'),
     import('@modelcontextprotocol/server'),
     import('@modelcontextprotocol/node'),
@@ -107,7 +105,7 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const maxSessions = options.maxSessions ?? 100;
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
-  const sessions = new SessionTable<StreamableHTTPServerTransport>({
+  const sessions = new SessionTable<NodeStreamableHTTPServerTransport>({
     maxSessions,
     idleMs: sessionIdleMs,
     evictIdleAfterMs: options.evictIdleAfterMs ?? 60_000,
@@ -171,7 +169,7 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       );
     }
     let added = false;
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         added = true;

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { StdioTransport } from './stdio-transport.js';
 
