@@ -39,7 +39,7 @@ import { readResource } from './read-resource.js';
 import type { Registry } from './registry.js';
 import { RequestError } from './request-error.js';
 import { errorResult } from './results.js';
-import type { InputRounds, RoundRequest } from './rounds/input-rounds.js';
+import type { AskOptions, InputRounds, RoundRequest } from './rounds/input-rounds.js';
 import { createModernAsks } from './rounds/modern-asks.js';
 import { runTool } from './run-tool.js';
 import { createModernToolContext, createToolContext } from './tool-context.js';
@@ -385,9 +385,23 @@ export class ClientSession implements KitSession {
         request.params?.cursor,
       ),
     );
-    this.handle(ReadResourceRequestSchema, (request, extra) =>
-      readResource(registry, request.params.uri, this.requestContext(extra), this.owner.log),
-    );
+    this.handle(ReadResourceRequestSchema, (request, extra) => {
+      const { uri } = request.params;
+      if (this.era === 'legacy') return readResource(registry, uri, this.requestContext(extra), this.owner.log);
+      // A modern client has no session to remember roots by: a read that needs them asks within the request.
+      return this.inRounds({ method: 'resources/read', target: uri }, extra, (asks) =>
+        readResource(
+          registry,
+          uri,
+          Object.assign(this.requestContext(extra), { roots: (options?: AskOptions) => asks.roots(options) }),
+          this.owner.log,
+        ),
+      ).catch((error: unknown) => {
+        // The round limits of a read are the client's problem to fix, like a bad URI.
+        if (ToolError.isInstance(error)) throw new RequestError(ErrorCode.InvalidParams, error.message);
+        throw error;
+      });
+    });
     if (this.era === 'modern') return;
     this.handle(SubscribeRequestSchema, (request) => {
       this.subscriptions.add(request.params.uri);

@@ -4,7 +4,7 @@ import { mcpErrorOf } from '../test/support/mcp-error.js';
 import { createServer } from './create-server.js';
 import { defineResource } from './define-resource.js';
 import { KitError, ToolError } from './errors.js';
-import { connectTestClient } from './testing/index.js';
+import { connectTestClient, protocolEras } from './testing/index.js';
 
 const readme = defineResource({
   uri: 'docs://readme',
@@ -43,6 +43,13 @@ const broken = defineResource({
   read: () => {
     throw new Error('disk on fire at /var/secret');
   },
+});
+
+// A read that depends on the client's roots, as the filesystem server's file:// resources do.
+const rooted = defineResource({
+  uri: 'docs://roots',
+  name: 'roots',
+  read: async (context) => (await context.roots())?.map((root) => root.uri).join(',') ?? 'no roots',
 });
 
 function serve() {
@@ -91,6 +98,20 @@ describe('resources', () => {
     expect((await client.client.readResource({ uri: 'docs://logo' })).contents).toEqual([
       { uri: 'docs://logo', mimeType: 'image/png', blob: Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64') },
     ]);
+  });
+
+  it.each(protocolEras)('reads a resource that needs the client roots, protocol %s', async (era) => {
+    const server = createServer({ name: 't', version: '1', resources: [rooted] });
+    await using client = await connectTestClient(server, { era, roots: [{ uri: 'file:///work' }] });
+    expect((await client.client.readResource({ uri: 'docs://roots' })).contents).toEqual([
+      { uri: 'docs://roots', text: 'file:///work' },
+    ]);
+    await client.setRoots([{ uri: 'file:///elsewhere' }]);
+    await expect
+      .poll(async () => (await client.client.readResource({ uri: 'docs://roots' })).contents[0])
+      .toMatchObject({ text: 'file:///elsewhere' });
+    await using rootless = await connectTestClient(server, { era });
+    expect((await rootless.client.readResource({ uri: 'docs://roots' })).contents).toMatchObject([{ text: 'no roots' }]);
   });
 
   it('reads through a template with the variables filled in', async () => {

@@ -496,14 +496,12 @@ export function filesystemSuite(connect: Connect, era: ProtocolEraUnderTest = '2
       expect(outside.text).toMatch(/do not overlap/);
     });
 
-    // Legacy era only, for now: in 2026-07-28 a server learns roots by asking within a request, and the kit does not
-    // yet run resources/read in rounds (ADR 0015, "Built so far"), so a resource read is confined to the configured
-    // directories but not narrowed to the client's roots. Enable in both eras once resources/read asks.
-    it.skipIf(era !== '2025-11-25')('narrows file:// resources to the client roots too', async () => {
+    // In 2025-11-25 the server lists the roots after initialization; in 2026-07-28 the read asks for them in rounds.
+    it('narrows file:// resources to the client roots too', async () => {
       const sub = join(fixture.root, 'sub');
       const client = await start({ roots: [{ uri: pathToFileURL(sub).href }] });
       const nested = pathToFileURL(join(sub, 'nested.txt')).href;
-      // Resources learn the roots from the roots notification that follows initialization: wait for it.
+      // Legacy: resources learn the roots from the roots listing that follows initialization; wait for it.
       for (let attempt = 0; attempt < 100; attempt++) {
         const read = await client.client.readResource({ uri: nested }).catch(() => undefined);
         if (read) break;
