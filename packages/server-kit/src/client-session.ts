@@ -395,6 +395,7 @@ export class ClientSession implements KitSession {
           uri,
           Object.assign(this.requestContext(extra), { roots: (options?: AskOptions) => asks.roots(options) }),
           this.owner.log,
+          true,
         ),
       ).catch((error: unknown) => {
         // The round limits of a read are the client's problem to fix, like a bad URI.

@@ -111,7 +111,32 @@ describe('resources', () => {
       .poll(async () => (await client.client.readResource({ uri: 'docs://roots' })).contents[0])
       .toMatchObject({ text: 'file:///elsewhere' });
     await using rootless = await connectTestClient(server, { era });
-    expect((await rootless.client.readResource({ uri: 'docs://roots' })).contents).toMatchObject([{ text: 'no roots' }]);
+    expect((await rootless.client.readResource({ uri: 'docs://roots' })).contents).toMatchObject([
+      { text: 'no roots' },
+    ]);
+  });
+
+  it("puts a resource's cache hint on modern reads only; the 2025 era never carries the fields", async () => {
+    const rules = defineResource({
+      uri: 'docs://rules',
+      name: 'rules',
+      cache: { ttlMs: 5000, cacheScope: 'public' },
+      read: () => 'Be kind.',
+    });
+    const server = createServer({ name: 't', version: '1', resources: [rules, readme] });
+    await using modern = await connectTestClient(server, { era: '2026-07-28' });
+    expect(await modern.client.readResource({ uri: 'docs://rules' })).toMatchObject({
+      ttlMs: 5000,
+      cacheScope: 'public',
+    });
+    expect(await modern.client.readResource({ uri: 'docs://readme' })).toMatchObject({
+      ttlMs: 0,
+      cacheScope: 'private',
+    });
+    await using legacy = await connectTestClient(server, { era: '2025-11-25' });
+    const read = await legacy.client.readResource({ uri: 'docs://rules' });
+    expect(read).not.toHaveProperty('ttlMs');
+    expect(read).not.toHaveProperty('cacheScope');
   });
 
   it('reads through a template with the variables filled in', async () => {
@@ -185,6 +210,11 @@ describe('resources', () => {
     expect(() => defineResource({ uri: 'a://b', template: 'a://{c}', name: 'both', read: () => '' } as never)).toThrow(
       expect.objectContaining({ code: 'INVALID_DEFINITION' }),
     );
+    for (const cache of [{ ttlMs: -1 }, { ttlMs: 1.5 }, { cacheScope: 'shared' }] as const) {
+      expect(() => defineResource({ uri: 'docs://x', name: 'x', cache: cache as never, read: () => '' })).toThrow(
+        /Resource "x" has cache\.(ttlMs|cacheScope)/,
+      );
+    }
   });
 });
 

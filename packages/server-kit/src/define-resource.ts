@@ -1,4 +1,4 @@
-import type { Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/server';
+import type { CacheHint, Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/server';
 import type { RequestContext } from './context.js';
 import { KitError } from './errors.js';
 
@@ -29,6 +29,11 @@ interface ResourceCommon {
   mimeType?: string;
   /** Audience and priority hints. */
   annotations?: Resource['annotations'];
+  /**
+   * How long a 2026-07-28 client may reuse what `read` returned (`ttlMs`, `cacheScope`), overriding the server's
+   * `cache['resources/read']`; without either, a read is marked `ttlMs: 0, cacheScope: 'private'`.
+   */
+  cache?: CacheHint;
 }
 
 /** A resource at one fixed URI. */
@@ -73,5 +78,22 @@ export function defineResource<Definition extends ResourceDefinition>(definition
       `Resource "${definition.name}" has ${JSON.stringify(address)}, which has no URI scheme.`,
     );
   }
+  if (definition.cache !== undefined) assertCacheHint(definition.name, definition.cache);
   return definition;
+}
+
+function assertCacheHint(name: string, hint: CacheHint): void {
+  const { ttlMs, cacheScope } = hint;
+  if (ttlMs !== undefined && !(Number.isSafeInteger(ttlMs) && ttlMs >= 0)) {
+    throw new KitError(
+      'INVALID_DEFINITION',
+      `Resource "${name}" has cache.ttlMs ${String(ttlMs)}; it must be a whole number of milliseconds, 0 or more.`,
+    );
+  }
+  if (cacheScope !== undefined && cacheScope !== 'public' && cacheScope !== 'private') {
+    throw new KitError(
+      'INVALID_DEFINITION',
+      `Resource "${name}" has cache.cacheScope ${JSON.stringify(cacheScope)}; it must be "public" or "private".`,
+    );
+  }
 }

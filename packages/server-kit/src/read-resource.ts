@@ -1,4 +1,5 @@
 import {
+  type CacheHint,
   ProtocolErrorCode as ErrorCode,
   type ReadResourceResult,
   ResourceNotFoundError,
@@ -13,25 +14,31 @@ import { RequestError } from './request-error.js';
 /**
  * Reads the resource at `uri`: a fixed resource, or the first template that matches. An unknown URI and a ToolError
  * from `read` are JSON-RPC invalid params (-32602); any other error is logged and answered as an internal error.
+ * With `withCacheHint` (the 2026-07-28 era only: the 2025 codec would pass the fields through), the definition's
+ * `cache` goes onto the result.
  */
 export async function readResource(
   registry: Registry,
   uri: string,
   context: RequestContext,
   log: Logger,
+  withCacheHint = false,
 ): Promise<ReadResourceResult> {
   let body: ResourceBody | undefined;
   let mimeType: string | undefined;
+  let cache: CacheHint | undefined;
   try {
     const fixed = registry.resources.get(uri);
     if (fixed) {
       mimeType = fixed.definition.mimeType;
+      cache = fixed.definition.cache;
       body = await fixed.definition.read(context);
     } else {
       for (const template of registry.templates.values()) {
         const variables = template.matcher.match(uri);
         if (!variables) continue;
         mimeType = template.definition.mimeType;
+        cache = template.definition.cache;
         body = await template.definition.read(uri, variables, context);
         break;
       }
@@ -50,5 +57,5 @@ export async function readResource(
     const blob = typeof content.blob === 'string' ? content.blob : Buffer.from(content.blob).toString('base64');
     return { ...base, blob };
   });
-  return { contents };
+  return withCacheHint && cache ? { contents, ...cache } : { contents };
 }
