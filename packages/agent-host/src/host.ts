@@ -89,7 +89,13 @@ export async function connectHost(config: HostConfig, options: HostOptions = {})
   const listeners = new Set<(registry: ToolRegistry) => void>();
   const connections: ServerConnection[] = [];
   const rebuild = () => {
-    registry.rebuild(connections.map((connection) => ({ name: connection.name, tools: connection.tools })));
+    registry.rebuild(
+      connections.map((connection) => ({
+        name: connection.name,
+        tools: connection.tools,
+        ...(connection.config.tools.pin ? { pin: connection.config.tools.pin } : {}),
+      })),
+    );
     for (const listener of listeners) listener(registry);
   };
   for (const server of config.servers) {

@@ -1,3 +1,12 @@
+export type {
+  ApprovalAnswer,
+  ApprovalDecision,
+  ApprovalHandlerOptions,
+  ApprovalRequest,
+  ApproveToolCall,
+} from './approvals/approval-handler.js';
+export { approvalHandler } from './approvals/approval-handler.js';
+export type { ApprovalPolicy, ApprovalRules, ServerApproval, ToolHints } from './approvals/approval-policy.js';
 export { claudeDesktopConfigPath, defaultConfigPaths, findConfigFile, loadConfigFile } from './config/load-config.js';
 export type { ConfigInput, ParseConfigOptions } from './config/parse-config.js';
 export { parseConfig } from './config/parse-config.js';
@@ -40,6 +49,8 @@ export { connectHost } from './host.js';
 export type { AgentOptions, RunOptions, RunResult, ToolHost } from './loop/agent.js';
 export { Agent, createAgent, defaultMaxSteps } from './loop/agent.js';
 export type { AgentEvent, AgentListener, StopReason } from './loop/agent-events.js';
+export type { ResultCut } from './loop/result-budget.js';
+export { defaultMaxResultTokens } from './loop/result-budget.js';
 export type { SamplingOptions, SamplingPolicy } from './loop/sampling.js';
 export { samplingHandler } from './loop/sampling.js';
 export type { TraceOptions } from './loop/trace.js';
@@ -56,3 +67,10 @@ export type { RegisteredTool } from './registry/tool-registry.js';
 export { ToolRegistry } from './registry/tool-registry.js';
 export type { Provider } from './registry/translate-schema.js';
 export { translateSchema } from './registry/translate-schema.js';
+export type {
+  ToolSearchMode,
+  ToolSearchOptions,
+  ToolSearchResult,
+  ToolSelection,
+} from './tool-search/tool-selection.js';
+export { defaultToolSearchThreshold } from './tool-search/tool-selection.js';

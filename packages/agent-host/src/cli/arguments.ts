@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
+import type { ApprovalRules } from '../approvals/approval-policy.js';
+import { approvalRulesOfFlags } from '../approvals/approval-rules.js';
 import { errorMessage, HostError } from '../errors.js';
 import type { SamplingPolicy } from '../loop/sampling.js';
+import { type ToolSearchMode, toolSearchModes } from '../tool-search/tool-selection.js';
 
 /** The options every command takes, parsed. */
 export interface CommonOptions {
@@ -12,6 +15,10 @@ export interface CommonOptions {
   timeoutMs?: number;
   system?: string;
   sampling?: SamplingPolicy;
+  /** `--approve` flags as rules; they win over the config's. */
+  approve: ApprovalRules;
+  toolSearch?: ToolSearchMode;
+  maxResultTokens?: number;
   roots: string[];
   /** `tools`: only these servers are started and listed. */
   servers: string[];
@@ -41,6 +48,9 @@ const options = {
   timeout: { type: 'string' },
   system: { type: 'string' },
   sampling: { type: 'string' },
+  approve: { type: 'string', multiple: true },
+  'tool-search': { type: 'string' },
+  'max-result-tokens': { type: 'string' },
   root: { type: 'string', multiple: true },
   server: { type: 'string', multiple: true },
   input: { type: 'string', multiple: true },
@@ -77,6 +87,13 @@ Options:
       --system TEXT        instructions for the model
       --sampling POLICY    whether servers may use the model: allow, ask, deny (default ask: chat asks you,
                            the other commands decline)
+      --approve POLICY     which tool calls run without asking: allow, ask, always-ask, read-only (default ask:
+                           read-only tools run, chat asks about the others, run refuses them); SERVER=POLICY
+                           or SERVER/TOOL=POLICY for one server or tool (repeatable; wins over the config)
+      --tool-search MODE   always, never, or auto (default: on above 40 tools): the model gets search_tools
+                           and the tools it finds instead of every schema
+      --max-result-tokens N  most tokens of one tool result the model gets (default 25000); the rest is cut
+                           with a note
       --root DIR           a root directory offered to every server (repeatable; replaces the config's "roots";
                            without either, servers are offered no roots)
       --input ID=VALUE     the value of a VS Code input (repeatable); else MCPKIT_INPUT_<ID> (ID in capitals,
@@ -123,6 +140,11 @@ export function parseCommandLine(argv: string[]): ParsedCommand {
   if (sampling !== undefined && !['allow', 'ask', 'deny'].includes(sampling)) {
     throw new HostError('USAGE', `--sampling takes allow, ask or deny; got ${JSON.stringify(sampling)}.`);
   }
+  const toolSearch = values['tool-search'];
+  if (toolSearch !== undefined && !(toolSearchModes as readonly string[]).includes(toolSearch)) {
+    throw new HostError('USAGE', `--tool-search takes always, auto or never; got ${JSON.stringify(toolSearch)}.`);
+  }
+  const maxResultTokens = positiveInteger('max-result-tokens', values['max-result-tokens']);
   const maxSteps = positiveInteger('max-steps', values['max-steps']);
   const timeoutMs = positiveInteger('timeout', values.timeout);
   return {
@@ -136,6 +158,9 @@ export function parseCommandLine(argv: string[]): ParsedCommand {
       write: values.write ?? false,
       ...(values.name !== undefined ? { name: values.name } : {}),
       roots: values.root ?? [],
+      approve: approvalRulesOfFlags(values.approve ?? []),
+      ...(toolSearch !== undefined ? { toolSearch: toolSearch as ToolSearchMode } : {}),
+      ...(maxResultTokens !== undefined ? { maxResultTokens } : {}),
       servers: values.server ?? [],
       inputs: inputValues(values.input ?? []),
       ...(values.config !== undefined ? { config: values.config } : {}),

@@ -1,3 +1,4 @@
+import type { ApprovalAnswer, ApprovalRequest } from '../approvals/approval-handler.js';
 import type { ConfigInput } from '../config/parse-config.js';
 import type { ElicitationAnswer, ElicitationRequest, SamplingRequest } from '../connection/client-requests.js';
 import { errorMessage } from '../errors.js';
@@ -76,4 +77,33 @@ export async function askInput(prompt: LineReader, input: ConfigInput): Promise<
     hidden: input.password === true,
   });
   return answer === '' ? input.default : answer;
+}
+
+/** What a tool's annotations say about it, in a few words for the approval question. */
+function toolNature(request: ApprovalRequest): string {
+  const hints = request.annotations;
+  if (hints?.readOnlyHint === true) return 'says it only reads';
+  if (hints?.destructiveHint === false) return 'may change things, not destructively';
+  return hints?.destructiveHint === true ? 'may change or delete things' : 'may change things (not marked read-only)';
+}
+
+/**
+ * Asks whether a tool call may run, showing the server, the tool and the arguments; "a" runs it and every later call
+ * of the same tool in this session.
+ */
+export async function confirmToolCall(prompt: LineReader, request: ApprovalRequest): Promise<ApprovalAnswer> {
+  const json = JSON.stringify(request.arguments, null, 2);
+  const shown = json.length > 2000 ? `${json.slice(0, 2000)}\n  … (${json.length - 2000} more characters)` : json;
+  writeError(
+    `\n[${request.server}] tool ${request.tool} ${toolNature(request)}. It would run with:\n` +
+      `${shown.replace(/^/gm, '  ')}\n`,
+  );
+  for (;;) {
+    const answer = (await prompt.question('  Run it? [y]es, [n]o, [a]lways for this tool: ').catch(() => 'n'))
+      .trim()
+      .toLowerCase();
+    if (answer === 'y' || answer === 'yes') return 'yes';
+    if (answer === 'a' || answer === 'always') return 'always';
+    if (answer === '' || answer === 'n' || answer === 'no') return 'no';
+  }
 }

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { approvalPolicies } from '../approvals/approval-policy.js';
 import { HostError } from '../errors.js';
 import { type ConfigInput, inputResolver } from './config-inputs.js';
 import { readEnvFile } from './env-file.js';
@@ -34,13 +35,15 @@ export interface ParseConfigOptions {
 
 const stringRecord = z.record(z.string(), z.string());
 const names = z.array(z.string());
+const policy = z.enum(approvalPolicies);
 
 // Fields every server entry may carry besides its transport (mcpkit's own; other clients ignore them).
 const common = {
   disabled: z.boolean().optional(),
   timeout: z.number().int().positive().optional(),
   startupTimeout: z.number().int().positive().optional(),
-  tools: z.object({ allow: names.optional(), deny: names.optional() }).optional(),
+  tools: z.object({ allow: names.optional(), deny: names.optional(), pin: names.optional() }).optional(),
+  approve: z.union([policy, z.record(z.string(), policy)]).optional(),
   roots: names.optional(),
 };
 
@@ -256,7 +259,9 @@ function parseServer(
     tools: {
       ...(shared.tools?.allow ? { allow: shared.tools.allow } : {}),
       ...(shared.tools?.deny ? { deny: shared.tools.deny } : {}),
+      ...(shared.tools?.pin ? { pin: shared.tools.pin } : {}),
     },
+    ...(shared.approve !== undefined ? { approve: shared.approve } : {}),
     callTimeoutMs: shared.timeout ?? defaultCallTimeoutMs,
     startupTimeoutMs: shared.startupTimeout ?? defaultStartupTimeoutMs,
     disabled: shared.disabled ?? false,

@@ -18,12 +18,16 @@ export type ServerTransportConfig =
       mode: 'auto' | 'streamable' | 'sse';
     };
 
-/** Which of a server's tools the model may see; deny wins over allow. */
+import type { ServerApproval } from '../approvals/approval-policy.js';
+
+/** Which of a server's tools the model may see (deny wins over allow), and which are always loaded. */
 export interface ToolFilter {
   /** When given, only these tool names (original names, `*` as a wildcard). */
   allow?: string[];
   /** Tool names never offered (original names, `*` as a wildcard). */
   deny?: string[];
+  /** Tool names (`*` as a wildcard) always offered with their full schema, even when tool search is on. */
+  pin?: string[];
 }
 
 /** One server of a loaded config, normalized from whichever format it came in. */
@@ -38,6 +42,8 @@ export interface ServerConfig {
   startupTimeoutMs: number;
   /** Absolute directories offered to the server as roots; absent means none (the host declares no roots). */
   roots?: string[];
+  /** Whether its tools run without asking: one policy, or policies by tool name; absent means the default. */
+  approve?: ServerApproval;
   /** A disabled server is kept in the config but not started. */
   disabled: boolean;
 }

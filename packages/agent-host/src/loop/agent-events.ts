@@ -1,4 +1,6 @@
+import type { CallToolResult } from '../connection/types.js';
 import type { ContentPart, ToolCall, Usage } from '../models/messages.js';
+import type { ResultCut } from './result-budget.js';
 
 /** Why a run ended. */
 export type StopReason = 'answer' | 'step-limit' | 'cancelled';
@@ -36,9 +38,16 @@ export type AgentEvent =
       tool?: string;
       durationMs: number;
       isError: boolean;
+      /** What the model got: the result's parts, cut to the result budget, or the refusal or error. */
       content: ContentPart[];
       /** The text of the result, for a trace. */
       text: string;
+      /** The server's whole result, structured content included and uncut (absent when no call was made). */
+      result?: CallToolResult;
+      /** What the result budget cut, when it did. */
+      cut?: ResultCut;
+      /** True when the approval callback refused the call, so it never reached the server. */
+      refused?: boolean;
     }
   | {
       /** A progress notification of a call in flight (each one also resets the call's timeout). */

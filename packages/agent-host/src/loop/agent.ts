@@ -1,11 +1,15 @@
+import type { ApproveToolCall } from '../approvals/approval-handler.js';
 import type { CallOptions } from '../connection/server-connection.js';
 import type { CallToolResult } from '../connection/types.js';
 import type { ContentPart, Message, ToolCall, ToolResult, Usage } from '../models/messages.js';
 import { partsText } from '../models/messages.js';
 import type { Model, ModelRequest, ToolSpec } from '../models/model.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import { type ToolSearchMode, ToolSelection } from '../tool-search/tool-selection.js';
 import type { AgentEvent, AgentListener, StopReason } from './agent-events.js';
-import { defaultMaxResultChars, toolResultParts } from './tool-content.js';
+import { pagingArguments } from './paging-arguments.js';
+import { boundResultParts, defaultMaxResultTokens, type ResultCut } from './result-budget.js';
+import { toolResultParts } from './tool-content.js';
 
 /** The part of a host the loop uses: its registry and a way to call tools. */
 export interface ToolHost {
@@ -25,8 +29,20 @@ export interface AgentOptions {
   toolTimeoutMs?: number;
   /** Most tokens per model answer. */
   maxTokens?: number;
-  /** Most characters of one tool result passed to the model (default 100,000). */
-  maxResultChars?: number;
+  /**
+   * Most tokens (estimated from UTF-8 bytes, images by pixel size) of one tool result passed to the model (default
+   * 25,000); a larger result is cut with a note. The whole result is kept in the `tool-call-end` event.
+   */
+  maxResultTokens?: number;
+  /** When the model gets `search_tools` instead of every schema: `always`, `never`, or `auto` (the default). */
+  toolSearch?: ToolSearchMode;
+  /** Under `auto`, tool search is on above this many tools (default 40). */
+  toolSearchThreshold?: number;
+  /**
+   * Decides whether each tool call may run (e.g. `approvalHandler`); a refusal is the call's result. Without it,
+   * every call runs.
+   */
+  approve?: ApproveToolCall;
 }
 
 /** The outcome of one run. */
@@ -60,9 +76,16 @@ const stepLimitNote = (limit: number) =>
 export class Agent {
   /** The conversation, kept across runs (a chat). */
   readonly messages: Message[] = [];
+  /** The tools this conversation offers the model: all of them, or `search_tools` and those loaded so far. */
+  readonly tools: ToolSelection;
   private readonly listeners = new Set<AgentListener>();
 
-  constructor(readonly options: AgentOptions) {}
+  constructor(readonly options: AgentOptions) {
+    this.tools = new ToolSelection(options.host.registry, {
+      ...(options.toolSearch ? { mode: options.toolSearch } : {}),
+      ...(options.toolSearchThreshold !== undefined ? { threshold: options.toolSearchThreshold } : {}),
+    });
+  }
 
   /** Receives every event; returns a function that unsubscribes. */
   subscribe(listener: AgentListener): () => void {
@@ -82,11 +105,7 @@ export class Agent {
 
   /** The tools offered to the model right now (the registry follows servers' list changes). */
   toolSpecs(): ToolSpec[] {
-    return this.options.host.registry.list().map((entry) => ({
-      name: entry.modelName,
-      description: entry.definition.description ?? entry.definition.title ?? entry.tool,
-      inputSchema: entry.definition.inputSchema,
-    }));
+    return this.tools.specs();
   }
 
   /** Asks a question (or continues the chat) and runs the loop until the model answers in text. */
@@ -188,29 +207,46 @@ export class Agent {
   }
 
   private async runCall(step: number, call: ToolCall, signal: AbortSignal | undefined): Promise<ToolResult> {
+    if (this.tools.isSearchCall(call.name)) return this.runSearch(step, call);
     const entry = this.options.host.registry.resolve(call.name);
     const where = entry ? { server: entry.server, tool: entry.tool } : {};
     this.emit({ type: 'tool-call-start', step, callId: call.id, name: call.name, ...where, arguments: call.arguments });
     const started = performance.now();
     let result: ToolResult;
+    let whole: CallToolResult | undefined;
+    let cut: ResultCut | undefined;
+    const approval =
+      entry && this.options.approve && call.invalidArguments === undefined
+        ? await this.options.approve({
+            server: entry.server,
+            tool: entry.tool,
+            modelName: call.name,
+            arguments: call.arguments,
+            annotations: entry.definition.annotations,
+          })
+        : { allowed: true as const };
+    if (entry) this.tools.load(call.name);
     if (call.invalidArguments !== undefined) {
       result = synthesized(
         call,
         `The arguments were not a JSON object: ${call.invalidArguments.slice(0, 500)}. Call the tool again with a JSON object.`,
       );
+    } else if (!approval.allowed) {
+      result = synthesized(call, approval.message);
     } else {
-      const callResult = await this.options.host.callTool(call.name, call.arguments, {
+      whole = await this.options.host.callTool(call.name, call.arguments, {
         ...(signal ? { signal } : {}),
         ...(this.options.toolTimeoutMs ? { timeoutMs: this.options.toolTimeoutMs } : {}),
         onProgress: (progress) =>
           this.emit({ type: 'tool-call-progress', step, callId: call.id, name: call.name, ...where, ...progress }),
       });
-      result = {
-        callId: call.id,
-        name: call.name,
-        content: toolResultParts(callResult, this.options.maxResultChars ?? defaultMaxResultChars),
-        isError: callResult.isError === true,
-      };
+      const bounded = boundResultParts(toolResultParts(whole), {
+        maxTokens: this.options.maxResultTokens ?? defaultMaxResultTokens,
+        toolName: call.name,
+        pagingArguments: pagingArguments(entry?.definition.inputSchema),
+      });
+      cut = bounded.cut;
+      result = { callId: call.id, name: call.name, content: bounded.parts, isError: whole.isError === true };
     }
     this.emit({
       type: 'tool-call-end',
@@ -222,8 +258,30 @@ export class Agent {
       isError: result.isError,
       content: result.content,
       text: partsText(result.content),
+      ...(whole ? { result: whole } : {}),
+      ...(cut ? { cut } : {}),
+      ...(approval.allowed ? {} : { refused: true }),
     });
     return result;
+  }
+
+  /** Answers a `search_tools` call in the host: the tools found are offered from the next request on. */
+  private runSearch(step: number, call: ToolCall): ToolResult {
+    this.emit({ type: 'tool-call-start', step, callId: call.id, name: call.name, arguments: call.arguments });
+    const started = performance.now();
+    const found = this.tools.search(call.arguments);
+    const content: ContentPart[] = [{ type: 'text', text: found.text }];
+    this.emit({
+      type: 'tool-call-end',
+      step,
+      callId: call.id,
+      name: call.name,
+      durationMs: performance.now() - started,
+      isError: found.isError,
+      content,
+      text: found.text,
+    });
+    return { callId: call.id, name: call.name, content, isError: found.isError };
   }
 }
 

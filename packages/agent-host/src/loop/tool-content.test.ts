@@ -28,21 +28,4 @@ describe('toolResultParts', () => {
       { type: 'text', text: '{"rows":2}' },
     ]);
   });
-
-  it('cuts text past the budget across blocks and says how to get less', () => {
-    const parts = toolResultParts(
-      {
-        content: [
-          { type: 'text', text: 'a'.repeat(60) },
-          { type: 'text', text: 'b'.repeat(60) },
-        ],
-      },
-      100,
-    );
-    expect(parts[0]).toEqual({ type: 'text', text: 'a'.repeat(60) });
-    const second = parts[1];
-    expect(
-      second?.type === 'text' && second.text.startsWith(`${'b'.repeat(40)}\n[truncated by the host after 100`),
-    ).toBe(true);
-  });
 });

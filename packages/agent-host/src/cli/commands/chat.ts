@@ -1,3 +1,5 @@
+import { approvalHandler } from '../../approvals/approval-handler.js';
+import { approvalRulesOfConfig } from '../../approvals/approval-rules.js';
 import { errorMessage } from '../../errors.js';
 import type { Host } from '../../host.js';
 import { createAgent } from '../../loop/agent.js';
@@ -6,6 +8,7 @@ import type { ContentPart } from '../../models/messages.js';
 import { expandUriTemplate, templateVariables } from '../../resources/uri-template.js';
 import type { ParsedCommand } from '../arguments.js';
 import { openCommandContext } from '../command-context.js';
+import { confirmToolCall } from '../interactive.js';
 import { LineReader } from '../line-reader.js';
 import { writeError, writeOut } from '../output.js';
 import { StatusLine } from '../status-line.js';
@@ -105,13 +108,23 @@ export async function chatCommand(parsed: ParsedCommand): Promise<number> {
   const { options } = parsed;
   const prompt = new LineReader();
   const context = await openCommandContext(options, { model: 'required', prompt });
+  const status = new StatusLine(writeError, Boolean(process.stderr.isTTY));
   const agent = createAgent({
     host: context.host,
     model: context.model!,
     ...(options.system ? { system: options.system } : {}),
     ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+    ...(options.toolSearch ? { toolSearch: options.toolSearch } : {}),
+    ...(options.maxResultTokens ? { maxResultTokens: options.maxResultTokens } : {}),
+    // Asks about tools that are not read-only; "always" lasts until the chat ends.
+    approve: approvalHandler({
+      rules: [options.approve, approvalRulesOfConfig(context.host.connections.map((each) => each.config))],
+      ask: (request) => {
+        status.clear();
+        return confirmToolCall(prompt, request);
+      },
+    }),
   });
-  const status = new StatusLine(writeError, Boolean(process.stderr.isTTY));
   if (!options.quiet) agent.subscribe(status.traceListener());
   let streamed = false;
   agent.subscribe((event) => {
@@ -130,7 +143,8 @@ export async function chatCommand(parsed: ParsedCommand): Promise<number> {
     else prompt.close();
   });
   const attachments: ContentPart[] = [];
-  writeError(`Connected: ${context.host.registry.size} tools. Type /help for commands.\n`);
+  const searching = agent.tools.searching ? ' (tool search on: the model finds them with search_tools)' : '';
+  writeError(`Connected: ${context.host.registry.size} tools${searching}. Type /help for commands.\n`);
   try {
     for (;;) {
       let line: string;

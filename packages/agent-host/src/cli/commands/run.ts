@@ -1,3 +1,5 @@
+import { approvalHandler } from '../../approvals/approval-handler.js';
+import { approvalRulesOfConfig } from '../../approvals/approval-rules.js';
 import { HostError } from '../../errors.js';
 import { createAgent } from '../../loop/agent.js';
 import type { ParsedCommand } from '../arguments.js';
@@ -33,6 +35,13 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
       model: context.model!,
       ...(options.system ? { system: options.system } : {}),
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+      ...(options.toolSearch ? { toolSearch: options.toolSearch } : {}),
+      ...(options.maxResultTokens ? { maxResultTokens: options.maxResultTokens } : {}),
+      // No one is asked during a run: what needs approval is refused, unless --approve or the config allows it.
+      approve: approvalHandler({
+        rules: [options.approve, approvalRulesOfConfig(context.host.connections.map((each) => each.config))],
+        howToAllow: (call) => `(The user can allow it with --approve ${call.server}/${call.tool}=allow.)`,
+      }),
     });
     if (!options.quiet && !options.json) {
       agent.subscribe(new StatusLine(writeError, Boolean(process.stderr.isTTY)).traceListener());
