@@ -6,6 +6,7 @@ import type { ResourceDefinition } from './define-resource.js';
 import type { AnyTool } from './define-tool.js';
 import { KitError } from './errors.js';
 import { createLogger, type Logger, type LogLevel, stderrSink } from './logger.js';
+import type { ParamHeader } from './param-headers.js';
 import { Registry } from './registry.js';
 import { createInputRounds } from './rounds/input-rounds.js';
 import { resolveRequestStateKey } from './rounds/request-state-key.js';
@@ -72,6 +73,8 @@ export interface KitServer {
   addNotifier(notifier: OfferNotifier): () => void;
   /** True when no request-state key was configured, so only this process can continue its own rounds. */
   readonly requestStateKeyIsRandom: boolean;
+  /** The arguments of a tool that 2026-07-28 HTTP clients mirror into `Mcp-Param-*` headers (none for an unknown tool). */
+  paramHeadersOf(toolName: string): readonly ParamHeader[];
   /** Adds a tool and tells connected clients the list changed. */
   addTool(tool: AnyTool): void;
   /** Removes a tool by name and tells clients; false when there was none. */
@@ -171,6 +174,7 @@ export function createServer(options: ServerOptions): KitServer {
       return sessions.size;
     },
     requestStateKeyIsRandom: stateKey.random,
+    paramHeadersOf: (toolName) => registry.tools.get(toolName)?.paramHeaders ?? [],
     addNotifier(notifier) {
       notifiers.add(notifier);
       return () => notifiers.delete(notifier);

@@ -10,6 +10,7 @@ import { KitError } from './errors.js';
 import type { SchemaCheck } from './json-schema.js';
 import { toolJsonSchema } from './json-schema.js';
 import { assertPromptName, assertToolName } from './names.js';
+import { type ParamHeader, scanParamHeaders } from './param-headers.js';
 
 const emptyObject = z.object({});
 
@@ -19,6 +20,8 @@ export interface RegisteredTool {
   /** Checks the arguments of a call against the tool's input schema (zod or JSON Schema). */
   checkArguments(args: unknown): SchemaCheck | Promise<SchemaCheck>;
   listing: Tool;
+  /** The arguments a 2026-07-28 client mirrors into `Mcp-Param-*` headers (`x-mcp-header` in the input schema). */
+  paramHeaders: readonly ParamHeader[];
 }
 
 /** A template with its parsed URI template. */
@@ -86,7 +89,10 @@ export class Registry {
       throw new KitError('DUPLICATE_NAME', `Two tools are named "${tool.name}": tool names must be unique.`);
     }
     const checkArguments = toolArgumentsChecker(tool);
-    this.tools.set(tool.name, { definition: tool, checkArguments, listing: toolListing(tool) });
+    const listing = toolListing(tool);
+    const scan = scanParamHeaders(listing.inputSchema);
+    if ('fault' in scan) throw new KitError('INVALID_DEFINITION', `Tool "${tool.name}": ${scan.fault}`);
+    this.tools.set(tool.name, { definition: tool, checkArguments, listing, paramHeaders: scan.headers });
   }
 
   addResource(resource: ResourceDefinition): void {

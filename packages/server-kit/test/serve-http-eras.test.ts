@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, definePrompt, defineTool, type HttpListening, serveHttp } from '../src/index.js';
@@ -13,6 +14,13 @@ const askTwice = defineTool({
     if (name.action !== 'accept' || color.action !== 'accept') return 'no answer';
     return `${greeting} ${name.content.name}, who likes ${color.content.color}`;
   },
+});
+
+const byRegion = defineTool({
+  name: 'by_region',
+  description: 'Answers from one region; gateways route on the Mcp-Param-Region header.',
+  input: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }), query: z.string() }),
+  handler: ({ region, query }) => `${query} in ${region}`,
 });
 
 const withContext = definePrompt({
@@ -36,7 +44,7 @@ async function instance(key = sharedKey, options: { token?: string } = {}) {
   const server = createServer({
     name: 'eras',
     version: '1',
-    tools: [askTwice],
+    tools: [askTwice, byRegion],
     prompts: [withContext],
     logLevel: 'emergency',
     requestState: { key },
@@ -130,5 +138,38 @@ describe('serveHttp serves the 2026-07-28 era next to legacy sessions', () => {
     expect((await modernCall(url, 'tools/call', call)).status).toBe(401);
     const allowed = await modernCall(url, 'tools/call', call, { headers: { authorization: 'Bearer secret' } });
     expect(allowed.message?.result).toMatchObject({ resultType: 'input_required' });
+  });
+
+  it('checks Mcp-Param-* headers against the arguments: a missing or different one gets 400 with -32020', async () => {
+    const url = await instance();
+    const call = { name: 'by_region', arguments: { region: 'Zürich', query: 'weather' } };
+    const encoded = `=?base64?${Buffer.from('Zürich').toString('base64')}?=`;
+    const agreeing = await modernCall(url, 'tools/call', call, { headers: { 'mcp-param-region': encoded } });
+    expect(agreeing.message?.result).toMatchObject({ content: [{ text: 'weather in Zürich' }] });
+    const missing = await modernCall(url, 'tools/call', call);
+    expect(missing.status).toBe(400);
+    expect(missing.message?.error).toMatchObject({
+      code: -32020,
+      message: expect.stringContaining('header is absent'),
+    });
+    const other = await modernCall(url, 'tools/call', call, { headers: { 'mcp-param-region': 'Geneva' } });
+    expect(other.status).toBe(400);
+    expect(other.message?.error).toMatchObject({ code: -32020, data: { mismatch: { header: 'Mcp-Param-Region' } } });
+  });
+
+  it('serves the 2.x client, which mirrors the declared arguments into headers itself', async () => {
+    const url = await instance();
+    const client = new Client(
+      { name: 'modern', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('by_region');
+      const result = await client.callTool({ name: 'by_region', arguments: { region: 'Zürich', query: 'rain' } });
+      expect(result).toMatchObject({ content: [{ type: 'text', text: 'rain in Zürich' }] });
+    } finally {
+      await client.close();
+    }
   });
 });

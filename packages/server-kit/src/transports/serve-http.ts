@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { KitServer } from '../create-server.js';
+import { checkParamHeaders, type ParamHeaderMismatch } from '../param-headers.js';
 import { cancelOnDisconnect } from './cancel-on-disconnect.js';
 import { type ConnectionGateOptions, createConnectionGate } from './connection-gate.js';
 import { isAllowedHost, isAllowedOrigin, isLoopbackHost } from './request-guards.js';
@@ -59,6 +60,23 @@ function sendJsonRpcError(response: ServerResponse, status: number, code: number
   if (response.headersSent) return;
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** 400 with -32020 (the revision's header mismatch), as the SDK answers a disagreeing standard header. */
+function sendHeaderMismatch(response: ServerResponse, mismatch: ParamHeaderMismatch, id: unknown) {
+  if (response.headersSent) return;
+  response.writeHead(400, { 'content-type': 'application/json' });
+  response.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: typeof id === 'string' || typeof id === 'number' ? id : null,
+      error: {
+        code: -32020,
+        message: `Bad Request: the request headers and body disagree: ${mismatch.sentence}.`,
+        data: { mismatch: { header: mismatch.header, body: mismatch.sentence } },
+      },
+    }),
+  );
 }
 
 class BodyTooLargeError extends Error {}
@@ -135,6 +153,15 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
   const header = (request: IncomingMessage, name: string) => {
     const value = request.headers[name];
     return typeof value === 'string' ? value : undefined;
+  };
+
+  // SEP-2243: the SDK checks Mcp-Param-* headers only for its own McpServer; the kit's registry knows the schemas.
+  const paramHeaderMismatch = (body: unknown, headerValue: (name: string) => string | undefined) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+    const { method, params } = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
+    const declared = server.paramHeadersOf(params.name);
+    return declared.length === 0 ? undefined : checkParamHeaders(declared, params.arguments, headerValue);
   };
 
   const handleStateless = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
@@ -246,8 +273,11 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       mcpNameHeader: header(request, 'mcp-name'),
       body,
     });
-    if (route.kind !== 'legacy') await serveModern(request, response, body);
-    else if (options.stateless) await handleStateless(request, response, body);
+    if (route.kind !== 'legacy') {
+      const mismatch = paramHeaderMismatch(body, (name) => header(request, name));
+      if (mismatch) return sendHeaderMismatch(response, mismatch, (body as { id?: unknown }).id);
+      await serveModern(request, response, body);
+    } else if (options.stateless) await handleStateless(request, response, body);
     else await handleStateful(request, response, body);
   };
 
