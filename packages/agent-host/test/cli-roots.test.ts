@@ -34,6 +34,8 @@ describe('mcpkit-host offers roots only when the user gives them', () => {
       [join(cwd, 'other')],
     ]);
     const listed = await cli(['tools', '--server', 'alpha', '--root', '/tmp'], { cwd });
-    expect(listed.stdout).toMatch(/^alpha \(ready, \d+ tools, roots: \/tmp\)\n/);
+    expect(listed.stdout).toMatch(
+      /^alpha \(ready, \d+ tools, protocol 2026-07-28 \(modern\) over stdio, roots: \/tmp\)\n/,
+    );
   });
 });

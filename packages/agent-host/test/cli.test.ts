@@ -63,7 +63,7 @@ describe('mcpkit-host', () => {
     const result = await cli(['tools'], { cwd });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
-      /^gamma \(ready, \d+ tools, roots: none\)\n {2}gamma__echo +Returns the text it is given\./,
+      /^gamma \(ready, \d+ tools, protocol 2026-07-28 \(modern\) over stdio, roots: none\)\n {2}gamma__echo +Returns the text it is given\./,
     );
   });
 
@@ -77,7 +77,12 @@ describe('mcpkit-host', () => {
     const result = await cli(['tools', '--json'], { cwd });
     expect(result.code).toBe(1);
     const servers = JSON.parse(result.stdout);
-    expect(servers[0]).toMatchObject({ server: 'alpha', state: 'ready' });
+    expect(servers[0]).toMatchObject({
+      server: 'alpha',
+      state: 'ready',
+      protocol: { era: 'modern', version: '2026-07-28', transport: 'stdio' },
+    });
+    expect(result.stderr).toContain('[alpha] connected: protocol 2026-07-28 (modern) over stdio');
     expect(servers[1]).toMatchObject({
       server: 'broken',
       state: 'failed',
@@ -92,11 +97,11 @@ describe('mcpkit-host', () => {
     expect(ok).toMatchObject({ code: 0, stdout: 'beta: direct\n' });
     const failed = await cli(['call', 'beta', 'fail'], { cwd });
     expect(failed).toMatchObject({ code: 1, stdout: 'This tool always fails.\n' });
-    // The SDK's "MCP error -32602:" prefix is said once, not once per side of the connection.
+    // The server's sentence, with no "MCP error -32602:" prefix doubled (the 1.x SDK added one on each side).
     const missing = await cli(['call', 'beta', 'no_such_tool'], { cwd });
     expect(missing).toMatchObject({
       code: 1,
-      stdout: 'Tool "no_such_tool" of server "beta" failed: MCP error -32602: Unknown tool: no_such_tool\n',
+      stdout: 'Tool "no_such_tool" of server "beta" failed: Unknown tool: no_such_tool\n',
     });
     const bad = await cli(['call', 'beta', 'echo', '{text:'], { cwd });
     expect(bad.code).toBe(2);
@@ -152,7 +157,7 @@ describe('mcpkit-host chat', () => {
         '/prompts\n/resources\n/prompt review\n/prompt review topic=the-plan\n/attach note://readme\nsummarize it\n/exit\n',
     });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('MCP error -32602: Invalid arguments for prompt "review": topic:');
+    expect(result.stderr).toContain('Invalid arguments for prompt "review": topic:');
     expect(result.stderr).not.toContain('MCP error -32602: MCP error');
     expect(result.stdout).toContain('alpha/review topic=…  Asks for a review of a topic.');
     expect(result.stdout).toContain('note://readme  readme (alpha)');

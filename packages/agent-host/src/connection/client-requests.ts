@@ -1,12 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  type ClientCapabilities,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type Client, type ClientCapabilities, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { errorMessage } from '../errors.js';
 
 /** One message of a sampling request, reduced to what a model can take. */
@@ -69,14 +61,17 @@ function describeContent(block: { type: string; text?: string; mimeType?: string
   return `[${block.type}${block.mimeType ? ` ${block.mimeType}` : ''} omitted]`;
 }
 
-/** Installs the handlers for roots, sampling and elicitation requests on one server's client. */
+/**
+ * Installs the handlers for roots, sampling and elicitation requests on one server's client. They answer both a
+ * legacy server's requests and the requests a modern server embeds in an `input_required` result.
+ */
 export function installClientRequestHandlers(client: Client, server: string, handlers: ClientRequestHandlers): void {
   const roots = handlers.roots;
-  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots() }));
+  if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots() }));
 
   const sample = handlers.sample;
   if (sample) {
-    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    client.setRequestHandler('sampling/createMessage', async (request) => {
       const messages = request.params.messages.map((message) => {
         const blocks = Array.isArray(message.content) ? message.content : [message.content];
         return {
@@ -93,11 +88,8 @@ export function installClientRequestHandlers(client: Client, server: string, han
           ...(request.params.systemPrompt ? { systemPrompt: request.params.systemPrompt } : {}),
         });
       } catch (error) {
-        // -1 is what the spec suggests for a user who rejected the request. The SDK sends an error's message as it
-        // is and the server's SDK adds "MCP error -1: " again, so the message leaves without the prefix.
-        const refusal = new McpError(-1, '');
-        refusal.message = errorMessage(error);
-        throw refusal;
+        // -1 is what the spec suggests for a user who rejected the request.
+        throw new ProtocolError(-1, errorMessage(error));
       }
       return {
         role: 'assistant',
@@ -110,10 +102,10 @@ export function installClientRequestHandlers(client: Client, server: string, han
 
   const elicit = handlers.elicit;
   if (elicit) {
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler('elicitation/create', async (request) => {
       const params = request.params;
       if (!('requestedSchema' in params)) {
-        throw new McpError(ErrorCode.InvalidParams, 'This client supports form elicitation only.');
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'This client supports form elicitation only.');
       }
       const answer = await elicit({
         server,

@@ -1,5 +1,11 @@
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type PriorDiscovery,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+} from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/server-config.js';
 import { errorMessage, HostError } from '../errors.js';
 import type { ClientRequestHandlers, RootEntry } from './client-requests.js';
@@ -9,6 +15,7 @@ import { toolAllowed } from './tool-filter.js';
 import type {
   CallToolResult,
   GetPromptResult,
+  NegotiatedProtocol,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -38,6 +45,8 @@ export interface ConnectionOptions {
   handlers: ClientRequestHandlers;
   /** The host's name and version sent at initialization. */
   clientInfo?: { name: string; version: string };
+  /** Replaces the fetch of HTTP transports (the conformance command answers a mock's missing discover with it). */
+  fetch?: typeof fetch;
   restart?: Partial<RestartPolicy>;
   /** Called when the state or the lists of tools, prompts or resources change; read them from the connection. */
   onChange?(connection: ServerConnection): void;
@@ -79,10 +88,21 @@ export function errorResult(message: string): CallToolResult {
  */
 function needsTasks(error: unknown): boolean {
   return (
-    error instanceof McpError &&
-    (error.code === ErrorCode.InvalidRequest || error.code === ErrorCode.MethodNotFound) &&
+    ((error instanceof ProtocolError &&
+      (error.code === ProtocolErrorCode.InvalidRequest || error.code === ProtocolErrorCode.MethodNotFound)) ||
+      error instanceof SdkError) &&
     /requires task[- ](based execution|augmentation)/.test(error.message)
   );
+}
+
+// Socket failures of a request sent on a connection the server had already closed (a kept-alive socket to a server
+// that restarted) or could not open: the request never reached a running server.
+const droppedConnectionCodes = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE']);
+
+/** Whether a request failed because its HTTP connection was gone, not because the server answered. */
+function connectionDropped(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return typeof cause?.code === 'string' && droppedConnectionCodes.has(cause.code);
 }
 
 /** What a server said about itself at initialization. */
@@ -107,6 +127,10 @@ export class ServerConnection {
   private lastError: string | undefined;
   private lists: ServerLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
   private info: ServerInfo | undefined;
+  private negotiated: NegotiatedProtocol | undefined;
+  // A legacy era found at the first connect, reused by restarts and new sessions (no second probe, and a server
+  // that exits on the probe is started once, not twice, each time).
+  private prior: PriorDiscovery | undefined;
   private restartCount = 0;
   private connected: ConnectedClient | undefined;
   private closing = false;
@@ -163,6 +187,11 @@ export class ServerConnection {
     return this.info;
   }
 
+  /** The protocol negotiated at the latest connect: its era, revision and transport. */
+  get protocol(): Readonly<NegotiatedProtocol> | undefined {
+    return this.negotiated;
+  }
+
   /** The roots offered to the server (none when the user gave none). */
   get roots(): readonly RootEntry[] {
     return this.options.handlers.roots?.() ?? none;
@@ -199,6 +228,8 @@ export class ServerConnection {
       log: this.options.log,
       handlers: this.options.handlers,
       ...(this.options.clientInfo ? { clientInfo: this.options.clientInfo } : {}),
+      ...(this.prior ? { prior: this.prior } : {}),
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       onListChanged: () => this.refresh(),
     });
     if (this.closing) {
@@ -207,6 +238,12 @@ export class ServerConnection {
       throw new Error(`${this.name} was closed while it was starting.`);
     }
     this.connected = connected;
+    this.negotiated = connected.protocol;
+    // Only a legacy verdict is kept: a modern one would connect with no round trip at all, and a restarted server
+    // must show it is up before it counts as started.
+    if (connected.protocol.era === 'legacy') this.prior = { kind: 'legacy' };
+    const { protocol } = connected;
+    this.options.log(this.name, `connected: protocol ${protocol.version} (${protocol.era}) over ${protocol.transport}`);
     connected.client.onclose = () => this.onClosed(connected);
     const version = connected.client.getServerVersion();
     const instructions = connected.client.getInstructions();
@@ -337,13 +374,15 @@ export class ServerConnection {
    * call is not repeated, since it may have run.
    */
   private async sessionLost(connected: ConnectedClient, error: unknown): Promise<boolean> {
-    if (this.config.transport.kind !== 'http' || error instanceof McpError) return false;
-    if (error instanceof StreamableHTTPError) return error.code === 404;
+    // The modern era has no session to lose: a restarted server simply answers the next request.
+    if (this.config.transport.kind !== 'http' || connected.protocol.era === 'modern') return false;
+    if (error instanceof ProtocolError) return false;
+    if (error instanceof SdkHttpError) return error.status === 404;
     try {
       await connected.client.ping({ timeout: 5000 });
       return false;
     } catch (pingError) {
-      return pingError instanceof StreamableHTTPError && pingError.code === 404;
+      return pingError instanceof SdkHttpError && pingError.status === 404;
     }
   }
 
@@ -370,18 +409,21 @@ export class ServerConnection {
     options.signal?.addEventListener('abort', abortTotal, { once: true });
     const onProgress = options.onProgress;
     try {
-      const result = await connected.client.callTool({ name: tool, arguments: args }, undefined, {
-        timeout,
-        resetTimeoutOnProgress: true,
-        signal: total.signal,
-        // Given always, so that every call carries a progress token.
-        onprogress: (progress) =>
-          onProgress?.({
-            progress: progress.progress,
-            ...(progress.total !== undefined ? { total: progress.total } : {}),
-            ...(progress.message !== undefined ? { message: progress.message } : {}),
-          }),
-      });
+      const result = await connected.client.callTool(
+        { name: tool, arguments: args },
+        {
+          timeout,
+          resetTimeoutOnProgress: true,
+          signal: total.signal,
+          // Given always, so that every call carries a progress token.
+          onprogress: (progress) =>
+            onProgress?.({
+              progress: progress.progress,
+              ...(progress.total !== undefined ? { total: progress.total } : {}),
+              ...(progress.message !== undefined ? { message: progress.message } : {}),
+            }),
+        },
+      );
       return result as CallToolResult;
     } catch (error) {
       if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
@@ -393,10 +435,16 @@ export class ServerConnection {
       if (mayRenew && (await this.sessionLost(connected, error)) && (await this.renewSession(connected))) {
         return this.callOnce(tool, args, options, false);
       }
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      // A modern-era request carries everything it needs, so one sent on a socket the server had closed (it
+      // restarted) is sent once more on a new connection.
+      if (mayRenew && connected.protocol.era === 'modern' && connectionDropped(error)) {
+        this.options.log(this.name, 'the connection to the server dropped; sending the call again');
+        return this.callOnce(tool, args, options, false);
+      }
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
         return errorResult(`Tool "${tool}" of server "${this.name}" did not answer within ${timeout} ms.`);
       }
-      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
         return errorResult(`Server "${this.name}" stopped during the call to tool "${tool}".`);
       }
       if (needsTasks(error)) {

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { ConnectedClient } from './connected-client.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from './types.js';
 
@@ -10,56 +10,28 @@ export interface ServerLists {
   resourceTemplates: ResourceTemplate[];
 }
 
-const maxPages = 100;
-
-/** Follows `nextCursor` through a paginated list, up to a bound so that a server that always has more cannot hang. */
-async function allPages<T>(
-  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
-): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < maxPages; page++) {
-    const result = await fetchPage(cursor);
-    items.push(...result.items);
-    cursor = result.nextCursor;
-    if (!cursor) break;
-  }
-  return items;
-}
-
-/** Lists the tools, prompts, resources and resource templates of the capabilities the server declared, all pages. */
+/**
+ * Lists the tools, prompts, resources and resource templates of the capabilities the server declared, all pages (the
+ * SDK follows `nextCursor` up to the client's page cap, so a server that always has more cannot hang the host).
+ */
 export async function listEverything(connected: ConnectedClient, timeout: number): Promise<ServerLists> {
-  const capabilities = connected.client.getServerCapabilities() ?? {};
-  const options = { timeout };
-  const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
+  const { client } = connected;
+  const capabilities = client.getServerCapabilities() ?? {};
+  // Always asked again: a list is read at start and after the server said it changed.
+  const options = { timeout, cacheMode: 'refresh' } as const;
   const [tools, prompts, resources, resourceTemplates] = await Promise.all([
-    capabilities.tools
-      ? allPages(async (cursor) => {
-          const result = await connected.client.listTools(page(cursor), options);
-          return { items: result.tools, nextCursor: result.nextCursor };
-        })
-      : [],
-    capabilities.prompts
-      ? allPages(async (cursor) => {
-          const result = await connected.client.listPrompts(page(cursor), options);
-          return { items: result.prompts, nextCursor: result.nextCursor };
-        })
-      : [],
+    capabilities.tools ? client.listTools(undefined, options).then((result) => result.tools) : [],
+    capabilities.prompts ? client.listPrompts(undefined, options).then((result) => result.prompts) : [],
+    capabilities.resources ? client.listResources(undefined, options).then((result) => result.resources) : [],
     capabilities.resources
-      ? allPages(async (cursor) => {
-          const result = await connected.client.listResources(page(cursor), options);
-          return { items: result.resources, nextCursor: result.nextCursor };
-        })
-      : [],
-    capabilities.resources
-      ? allPages(async (cursor) => {
-          const result = await connected.client.listResourceTemplates(page(cursor), options);
-          return { items: result.resourceTemplates, nextCursor: result.nextCursor };
-        }).catch((error: unknown) => {
-          // Templates came later than resources: a server without them answers "method not found".
-          if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
-          throw error;
-        })
+      ? client
+          .listResourceTemplates(undefined, options)
+          .then((result) => result.resourceTemplates)
+          .catch((error: unknown) => {
+            // Templates came later than resources: a server without them answers "method not found".
+            if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound) return [];
+            throw error;
+          })
       : [],
   ]);
   return { tools, prompts, resources, resourceTemplates };

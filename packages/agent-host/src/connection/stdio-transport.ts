@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Readable } from 'node:stream';
+import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { endGroup, trackGroup } from './process-groups.js';
 import type { ServerLogSink } from './types.js';
 
@@ -37,6 +37,19 @@ export class GroupStdioTransport implements Transport {
   exitDescription: string | undefined;
 
   constructor(private readonly options: StdioTransportOptions) {}
+
+  /**
+   * The server's process id, once started. With `stderr`, it marks this transport as stdio to the SDK's version
+   * negotiation, so that a `server/discover` probe with no answer means a legacy server rather than an outage.
+   */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The server's stderr stream, once started (its lines already go to the log sink). */
+  get stderr(): Readable | null {
+    return this.child?.stderr ?? null;
+  }
 
   start(): Promise<void> {
     const { name, command, args, env, cwd, log } = this.options;
@@ -75,7 +88,7 @@ export class GroupStdioTransport implements Transport {
     let message: JSONRPCMessage;
     try {
       if (line.length > maxLineLength) throw new Error('line too long');
-      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+      message = parseJSONRPCMessage(JSON.parse(line));
     } catch {
       this.garbageLines += 1;
       // Tell the person once per few lines; a chatty server must not flood the trace.

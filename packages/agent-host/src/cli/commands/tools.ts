@@ -1,8 +1,17 @@
+import type { NegotiatedProtocol } from '../../connection/types.js';
 import type { ParsedCommand } from '../arguments.js';
 import { openCommandContext } from '../command-context.js';
 import { writeOut } from '../output.js';
 
-/** `tools`: every server with its state, the roots it was offered, and its tools (model-facing name, description). */
+/** A negotiated protocol in a few words: `2026-07-28 (modern) over stdio`. */
+export function describeProtocol(protocol: NegotiatedProtocol): string {
+  return `${protocol.version} (${protocol.era}) over ${protocol.transport}`;
+}
+
+/**
+ * `tools`: every server with its state, the protocol it negotiated (revision, era, transport), the roots it was
+ * offered, and its tools (model-facing name, description).
+ */
 export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
   const named = parsed.options.servers;
   const context = await openCommandContext(parsed.options, {
@@ -15,6 +24,7 @@ export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
       server: connection.name,
       state: connection.state,
       ...(connection.error ? { error: connection.error } : {}),
+      ...(connection.protocol ? { protocol: { ...connection.protocol } } : {}),
       roots: connection.roots.map((root) => root.name ?? root.uri),
       tools: host.registry
         .list()
@@ -25,6 +35,7 @@ export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
       server: problem.server,
       state: 'not started',
       error: problem.message,
+      protocol: undefined,
       roots: [],
       tools: [],
     }));
@@ -38,7 +49,9 @@ export async function toolsCommand(parsed: ParsedCommand): Promise<number> {
     for (const server of servers) {
       const count = `${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`;
       const roots = `roots: ${server.roots.join(', ') || 'none'}`;
-      lines.push(`${server.server} (${server.state}${server.error ? `: ${server.error}` : `, ${count}`}, ${roots})`);
+      const protocol = server.protocol ? `protocol ${describeProtocol(server.protocol)}, ` : '';
+      const summary = server.error ? `: ${server.error}` : `, ${count}`;
+      lines.push(`${server.server} (${server.state}${summary}, ${protocol}${roots})`);
       const width = Math.max(0, ...server.tools.map((tool) => tool.name.length)) + 2;
       for (const tool of server.tools) {
         const description = tool.description.split('\n')[0] ?? '';

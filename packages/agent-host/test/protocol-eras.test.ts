@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { connectHost } from '../src/host.js';
+import { collectLog, fixturePath, fixtureServer, textOf } from './helpers.js';
+
+// Version negotiation on stdio: modern first (server/discover), the 2025-11-25 handshake for a server that refuses
+// the probe, ignores it, or even exits on it.
+function legacyServer(name: string, onEarlyRequest: 'error' | 'silent' | 'exit', startsFile?: string) {
+  return fixtureServer(name, 'legacy-raw-server.mjs', {
+    transport: {
+      kind: 'stdio',
+      command: process.execPath,
+      args: [fixturePath('legacy-raw-server.mjs'), onEarlyRequest, ...(startsFile ? [startsFile] : [])],
+      env: {},
+    },
+    startupTimeoutMs: 1500,
+  });
+}
+
+describe('protocol eras on stdio', () => {
+  it('speaks the modern era to a kit server and the 2025-11-25 handshake to one that refuses or ignores the probe', async () => {
+    const log = collectLog();
+    await using host = await connectHost(
+      {
+        servers: [
+          fixtureServer('modern', 'echo-server.mjs'),
+          legacyServer('refuses', 'error'),
+          legacyServer('ignores', 'silent'),
+        ],
+      },
+      { log: log.sink },
+    );
+    expect(host.failures).toEqual([]);
+    const protocols = Object.fromEntries(host.connections.map((connection) => [connection.name, connection.protocol]));
+    expect(protocols).toEqual({
+      modern: { era: 'modern', version: '2026-07-28', transport: 'stdio' },
+      refuses: { era: 'legacy', version: '2025-11-25', transport: 'stdio' },
+      ignores: { era: 'legacy', version: '2025-11-25', transport: 'stdio' },
+    });
+    expect(textOf(await host.call('ignores', 'echo', { text: 'hi' }))).toBe('legacy: hi');
+    expect(textOf(await host.call('modern', 'echo', { text: 'hi' }))).toContain('hi');
+    expect(log.lines).toContain('[refuses] connected: protocol 2025-11-25 (legacy) over stdio');
+  });
+
+  it('starts a server that exits on the probe again, straight into the 2025-11-25 handshake', async () => {
+    const starts = join(mkdtempSync(join(tmpdir(), 'mcpkit-eras-')), 'starts');
+    const log = collectLog();
+    await using host = await connectHost({ servers: [legacyServer('strict', 'exit', starts)] }, { log: log.sink });
+    expect(host.failures).toEqual([]);
+    expect(host.connection('strict')?.protocol?.era).toBe('legacy');
+    expect(textOf(await host.call('strict', 'echo', { text: 'again' }))).toBe('legacy: again');
+    expect(readFileSync(starts, 'utf8')).toBe('start\nstart\n');
+    expect(log.lines.some((line) => line.includes('exited on the server/discover probe'))).toBe(true);
+  });
+});
