@@ -38,3 +38,39 @@ export function searchTerms(text: string): string[] {
   }
   return terms;
 }
+
+// The action words people use for the verbs tool names use most, by stem: a query for "open a pull request" also
+// looks for "create", one for "find" also for "search". Only queries are expanded; the original word stays.
+const actionSynonyms: Record<string, string[]> = {
+  add: ['creat'],
+  new: ['creat'],
+  mak: ['creat'],
+  open: ['creat'],
+  send: ['creat'],
+  post: ['creat'],
+  schedul: ['creat'],
+  book: ['creat'],
+  invit: ['creat'],
+  writ: ['creat', 'updat'],
+  edit: ['updat'],
+  chang: ['updat'],
+  modify: ['updat'],
+  renam: ['updat'],
+  set: ['updat'],
+  remov: ['delet'],
+  drop: ['delet'],
+  eras: ['delet'],
+  cancel: ['delet'],
+  find: ['search'],
+  look: ['search'],
+  show: ['get', 'list'],
+  read: ['get'],
+  fetch: ['get'],
+  view: ['get'],
+};
+
+/** The terms of a search query: its own terms, then the verbs its action words usually mean. */
+export function queryTerms(text: string): string[] {
+  const terms = searchTerms(text);
+  return [...new Set([...terms, ...terms.flatMap((term) => actionSynonyms[term] ?? [])])];
+}

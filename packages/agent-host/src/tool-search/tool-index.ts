@@ -1,8 +1,8 @@
 import type { RegisteredTool } from '../registry/tool-registry.js';
-import { searchTerms } from './search-terms.js';
+import { queryTerms, searchTerms } from './search-terms.js';
 
 /** The parts of a tool that are searched, and how much a match in each counts. */
-const fieldWeights = { name: 3, title: 2, parameters: 1.5, description: 1, server: 1 } as const;
+const fieldWeights = { name: 5, title: 2, parameters: 1, description: 1, server: 1 } as const;
 type Field = keyof typeof fieldWeights;
 const fields = Object.keys(fieldWeights) as Field[];
 
@@ -83,7 +83,7 @@ export class ToolIndex {
 
   /** The best matches of a query, best first; tools that match no term of the query are left out. */
   search(query: string, limit: number): ToolMatch[] {
-    const terms = [...new Set(searchTerms(query))];
+    const terms = queryTerms(query);
     const count = this.tools.length;
     const matches: ToolMatch[] = [];
     for (const tool of this.tools) {
