@@ -219,4 +219,21 @@ describe('parseConfig with an envFile', () => {
       ),
     ).rejects.toThrow(/^mcp\.json: server "db": field "envFile": cannot read .*missing\.env\.$/);
   });
+
+  it('reads tools.pin and approve (one policy, or policies by tool name), and refuses an unknown policy', async () => {
+    const config = await parseConfig({
+      mcpServers: {
+        db: { command: 'db', tools: { pin: ['query'] }, approve: { query: 'allow', '*': 'always-ask' } },
+        files: { command: 'files', approve: 'read-only' },
+      },
+    });
+    expect(config.servers[0]).toMatchObject({
+      tools: { pin: ['query'] },
+      approve: { query: 'allow', '*': 'always-ask' },
+    });
+    expect(config.servers[1]?.approve).toBe('read-only');
+    await expect(parseConfig({ mcpServers: { db: { command: 'db', approve: 'sometimes' } } })).rejects.toThrow(
+      /server "db": field "approve"/,
+    );
+  });
 });
