@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { defaultCallTimeoutMs, defaultStartupTimeoutMs } from '../../config/server-config.js';
 import { ServerConnection } from '../../connection/server-connection.js';
+import type { Tool } from '../../connection/types.js';
 import { HostError } from '../../errors.js';
 import type { ParsedCommand } from '../arguments.js';
 import { writeError, writeOut } from '../output.js';
@@ -34,10 +35,45 @@ function sampleValue(schema: Schema): unknown {
   return 'test';
 }
 
+/** A tool call the suite asks for in MCP_CONFORMANCE_CONTEXT (`toolCalls`), with the exact arguments to send. */
+interface ScriptedCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+function scriptedCalls(): ScriptedCall[] | undefined {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (!raw) return undefined;
+  try {
+    const context = JSON.parse(raw) as { toolCalls?: ScriptedCall[] };
+    return Array.isArray(context.toolCalls) ? context.toolCalls : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// The preservation scenario's referee reads back the schema of its focal tool as the client holds it, through an
+// echo tool (SEP-1613, SEP-2106): every JSON Schema 2020-12 keyword must have come through untouched.
+const schemaEchoTool = 'json_schema_echo';
+const schemaFocalTool = 'json_schema_2020_12_tool';
+
+/** The calls to make: the suite's own list when it gives one, else every tool with arguments that fit its schema. */
+function plannedCalls(tools: readonly Tool[]): ScriptedCall[] {
+  const scripted = scriptedCalls();
+  if (scripted) return scripted;
+  const focal = tools.find((tool) => tool.name === schemaFocalTool);
+  if (focal && tools.some((tool) => tool.name === schemaEchoTool)) {
+    return [{ name: schemaEchoTool, arguments: { schema: focal.inputSchema } }];
+  }
+  return tools.map((tool) => ({ name: tool.name, arguments: sampleArguments(tool.inputSchema as Schema) }));
+}
+
 /**
  * `conformance-client URL`: the client side of the official conformance suite, which appends the URL and names the
- * scenario in MCP_CONFORMANCE_SCENARIO. It does what a host does with any server: initializes over Streamable HTTP,
- * lists the tools and calls each with arguments that fit its schema, accepting forms with their defaults.
+ * scenario in MCP_CONFORMANCE_SCENARIO. It does what a host does with any server: negotiates the protocol era
+ * (server/discover first, else the 2025-11-25 handshake) over Streamable HTTP, lists the tools and calls each with
+ * arguments that fit its schema (or the calls the suite lists in MCP_CONFORMANCE_CONTEXT), accepting forms with their
+ * defaults and answering input_required rounds by the same handlers.
  */
 export async function conformanceClientCommand(parsed: ParsedCommand): Promise<number> {
   const url = parsed.positionals.at(-1);
@@ -66,9 +102,10 @@ export async function conformanceClientCommand(parsed: ParsedCommand): Promise<n
   try {
     await connection.start();
     let failed = false;
-    for (const tool of connection.tools) {
-      const result = await connection.callTool(tool.name, sampleArguments(tool.inputSchema as Schema));
-      writeOut(`${tool.name}: ${describeResult(result)}\n`);
+    writeError(`conformance-client: protocol ${JSON.stringify(connection.protocol)}\n`);
+    for (const call of plannedCalls(connection.tools)) {
+      const result = await connection.callTool(call.name, call.arguments);
+      writeOut(`${call.name}: ${describeResult(result)}\n`);
       failed ||= result.isError === true;
     }
     return failed ? 1 : 0;
