@@ -113,6 +113,20 @@ const defaultClientLogLevel: LogLevel = 'info';
  * The kit's side of one client's session (the `KitSession` authors see): its own SDK server, log level, subscriptions
  * and roots.
  */
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A tools/call whose params hold only a name, argument object and `_meta` with a valid progress token, if any. */
+function isPlainToolCall(params: unknown): boolean {
+  if (!isObject(params) || typeof params.name !== 'string') return false;
+  for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return false;
+  if (params.arguments !== undefined && !isObject(params.arguments)) return false;
+  if (params._meta === undefined) return true;
+  if (!isObject(params._meta)) return false;
+  const token = params._meta.progressToken;
+  return token === undefined || typeof token === 'string' || Number.isInteger(token);
+}
+
 export class ClientSession implements KitSession {
   readonly server: Server;
   readonly subscriptions = new Set<string>();
@@ -298,9 +312,12 @@ export class ClientSession implements KitSession {
   private handle<Schema extends z.ZodObject<{ method: z.ZodLiteral<string> }>>(
     schema: Schema,
     handler: (request: z.output<Schema>, extra: Extra) => ServerResult | Promise<ServerResult>,
+    isPlain?: (params: unknown) => boolean,
   ): void {
     const method = schema.shape.method;
     this.server.setRequestHandler(method.value, { params: anyParams }, (params, extra) => {
+      // The common shape skips the schema (a full parse per call); anything else gets it, and its readable errors.
+      if (isPlain?.(params)) return handler({ method: method.value, params } as z.output<Schema>, extra);
       const parsed = schema.safeParse({ method: method.value, params });
       if (!parsed.success) {
         throw new RequestError(
@@ -342,30 +359,34 @@ export class ClientSession implements KitSession {
         request.params?.cursor,
       ),
     );
-    this.handle(CallToolRequestSchema, (request, extra) => {
-      const registered = registry.tools.get(request.params.name);
-      if (!registered) throw new RequestError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      const options = { budget: this.owner.budget, log: this.owner.log };
-      if (this.era === 'legacy') {
-        return runTool(registered, request.params.arguments, {
-          ...options,
-          context: () => createToolContext(this.requestContext(extra), extra, this),
-        });
-      }
-      return this.inRounds(
-        { method: 'tools/call', target: request.params.name, arguments: request.params.arguments ?? {} },
-        extra,
-        (asks) =>
-          runTool(registered, request.params.arguments, {
+    this.handle(
+      CallToolRequestSchema,
+      (request, extra) => {
+        const registered = registry.tools.get(request.params.name);
+        if (!registered) throw new RequestError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+        const options = { budget: this.owner.budget, log: this.owner.log };
+        if (this.era === 'legacy') {
+          return runTool(registered, request.params.arguments, {
             ...options,
-            context: () => createModernToolContext(this.requestContext(extra), extra, asks),
-          }),
-      ).catch((error: unknown) => {
-        // The round limits speak to the model like any failure of the tool.
-        if (ToolError.isInstance(error)) return errorResult(error.message);
-        throw error;
-      });
-    });
+            context: () => createToolContext(this.requestContext(extra), extra, this),
+          });
+        }
+        return this.inRounds(
+          { method: 'tools/call', target: request.params.name, arguments: request.params.arguments ?? {} },
+          extra,
+          (asks) =>
+            runTool(registered, request.params.arguments, {
+              ...options,
+              context: () => createModernToolContext(this.requestContext(extra), extra, asks),
+            }),
+        ).catch((error: unknown) => {
+          // The round limits speak to the model like any failure of the tool.
+          if (ToolError.isInstance(error)) return errorResult(error.message);
+          throw error;
+        });
+      },
+      isPlainToolCall,
+    );
   }
 
   private registerResourceHandlers(): void {

@@ -89,7 +89,22 @@ export function createRoundStateCodec(options: RoundStateCodecOptions): RoundSta
   // The codec's context is only read by a bind callback, which this codec does not configure.
   const noContext = undefined as unknown as ServerContext;
   return {
-    initial: (call) => ({ v: 1, m: call.method, n: call.target, a: digest(call.arguments ?? {}), c: 0, r: [], p: [] }),
+    initial(call) {
+      // Most calls never ask: the digest of their arguments is only computed when a state is sealed.
+      let argumentsDigest: string | undefined;
+      return {
+        v: 1,
+        m: call.method,
+        n: call.target,
+        get a() {
+          argumentsDigest ??= digest(call.arguments ?? {});
+          return argumentsDigest;
+        },
+        c: 0,
+        r: [],
+        p: [],
+      };
+    },
     seal: (state) => codec.mint(state),
     async open(requestState, call) {
       if (typeof requestState !== 'string') {
