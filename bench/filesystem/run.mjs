@@ -7,8 +7,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { generateTree } from './generate-tree.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -57,7 +57,8 @@ async function connect(name, args) {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   transport.onclose = () => say(`${name} server exited; its last stderr:\n${stderr}`);
-  const client = new Client({ name: 'mcpkit-bench', version: '1.0.0' });
+  // The 2025-11-25 era, which both servers speak (the official one knows no other).
+  const client = new Client({ name: 'mcpkit-bench', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
   await client.connect(transport);
   return { name, client, pid: transport.pid };
 }
@@ -70,7 +71,7 @@ const median = (values) => {
 
 /** A probe: one call of a tool on a server, returning what it answered. */
 const tool = (server, name, args) => async () => {
-  const result = await server.client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
+  const result = await server.client.callTool({ name, arguments: args }, { timeout: 600_000 });
   const text = result.content.map((block) => block.text ?? '').join('\n');
   if (result.isError) throw new Error(`${server.name} ${name} failed: ${text}`);
   return text;

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// Kit vs raw SDK over stdio: median per-call latency of a trivial tool (sequential and 64-way concurrent) and cold
-// start (spawn to initialize answered). Both servers run side by side in one run, in alternating rounds, so that
-// machine load affects both alike. Prints a Markdown table with medians and the kit/SDK ratio.
+// Kit vs raw SDK 2.x over stdio, in both protocol eras: median per-call latency of a trivial tool (sequential and
+// 64-way concurrent) and cold start (spawn to the first tools/call answered, the handshake included in 2025-11-25). Both servers run side by side in one run, in alternating rounds, so that machine load affects both
+// alike. Prints a Markdown table with medians and the kit/SDK ratio.
 //   node bench/kit/run.mjs [--quick] [--write]   (--write puts the table into bench/kit/README.md)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const loadAtStart = loadavg()[0];
 const quick = process.argv.includes('--quick');
@@ -19,6 +19,7 @@ const sequentialCalls = quick ? 100 : 250;
 const concurrentBatches = quick ? 4 : 8;
 const concurrency = 64;
 const coldStarts = quick ? 3 : 15;
+const eras = ['2025-11-25', '2026-07-28'];
 
 const servers = {
   kit: fileURLToPath(new URL('./servers/kit-server.mjs', import.meta.url)),
@@ -42,13 +43,17 @@ function cpuMilliseconds(pid) {
   }
 }
 
-async function connect(entry) {
+async function connect(entry, era) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [entry], stderr: 'ignore' });
-  const client = new Client({ name: 'bench', version: '1.0.0' });
+  // Each era pinned, so that no probe or fallback is timed.
+  const versionNegotiation = { mode: era === '2025-11-25' ? 'legacy' : { pin: era } };
+  const client = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation });
   const started = performance.now();
   await client.connect(transport);
+  // The first call answered: a modern client pinned to its revision sends nothing on connect.
+  await call(client, 0);
   const coldStartMs = performance.now() - started;
-  return { client, coldStartMs, coldStartCpuMs: cpuMilliseconds(transport.pid) };
+  return { client, pid: transport.pid, coldStartMs, coldStartCpuMs: cpuMilliseconds(transport.pid) };
 }
 
 const call = (client, index) => client.callTool({ name: 'echo', arguments: { text: `call ${index}` } });
@@ -73,41 +78,60 @@ async function concurrent(client, samples) {
   }
 }
 
+// results[era][server] holds the samples of one server in one era.
 const results = {};
-for (const name of Object.keys(servers)) {
-  results[name] = { sequential: [], concurrent: [], coldStart: [], coldStartCpu: [] };
-}
-
-// Cold start: fresh processes, alternating.
-for (let index = 0; index < coldStarts; index += 1) {
-  for (const [name, entry] of Object.entries(servers)) {
-    const { client, coldStartMs, coldStartCpuMs } = await connect(entry);
-    results[name].coldStart.push(coldStartMs);
-    if (coldStartCpuMs !== undefined) results[name].coldStartCpu.push(coldStartCpuMs);
-    await client.close();
+for (const era of eras) {
+  results[era] = {};
+  for (const name of Object.keys(servers)) {
+    results[era][name] = { sequential: [], concurrent: [], callCpu: [], coldStart: [], coldStartCpu: [] };
   }
 }
 
-// Latency: one long-lived process each, warmed up, measured in alternating rounds.
+// Cold start: fresh processes, alternating servers and eras.
+for (let index = 0; index < coldStarts; index += 1) {
+  for (const era of eras) {
+    for (const [name, entry] of Object.entries(servers)) {
+      const { client, coldStartMs, coldStartCpuMs } = await connect(entry, era);
+      results[era][name].coldStart.push(coldStartMs);
+      if (coldStartCpuMs !== undefined) results[era][name].coldStartCpu.push(coldStartCpuMs);
+      await client.close();
+    }
+  }
+}
+
+// Latency: one long-lived process per server and era, warmed up, measured in alternating rounds.
 const clients = {};
-for (const [name, entry] of Object.entries(servers)) {
-  clients[name] = (await connect(entry)).client;
-  for (let index = 0; index < 300; index += 1) await call(clients[name], index);
+for (const era of eras) {
+  clients[era] = {};
+  for (const [name, entry] of Object.entries(servers)) {
+    clients[era][name] = await connect(entry, era);
+    for (let index = 0; index < 300; index += 1) await call(clients[era][name].client, index);
+  }
 }
 for (let round = 0; round < rounds; round += 1) {
-  for (const name of Object.keys(servers)) {
-    await sequential(clients[name], results[name].sequential);
-    await concurrent(clients[name], results[name].concurrent);
+  for (const era of eras) {
+    for (const name of Object.keys(servers)) {
+      const { client, pid } = clients[era][name];
+      const cpuBefore = cpuMilliseconds(pid);
+      await sequential(client, results[era][name].sequential);
+      const cpuAfter = cpuMilliseconds(pid);
+      // The server's own CPU time per call (in microseconds): what the machine's load cannot inflate.
+      if (cpuBefore !== undefined && cpuAfter !== undefined) {
+        results[era][name].callCpu.push(((cpuAfter - cpuBefore) * 1000) / sequentialCalls);
+      }
+      await concurrent(client, results[era][name].concurrent);
+    }
   }
 }
-for (const client of Object.values(clients)) await client.close();
+for (const era of eras) for (const { client } of Object.values(clients[era])) await client.close();
 
-const rows = [
+const measures = [
   ['per call, sequential', 'sequential', 3],
   [`per call, ${concurrency} concurrent`, 'concurrent', 2],
-  ['cold start (spawn to initialize answered)', 'coldStart', 1],
-  ['cold start, CPU time of the server process', 'coldStartCpu', 0],
-].filter(([, key]) => results.kit[key].length > 0);
+  ['server CPU per sequential call (µs)', 'callCpu', 0],
+  ['cold start (spawn to first call answered)', 'coldStart', 1],
+  ['cold start, server CPU time', 'coldStartCpu', 0],
+];
 /** A Markdown table laid out the way the repository's formatter (Biome) lays it out, so that --write leaves it clean. */
 function markdownTable(header, rows, rightAligned) {
   const widths = header.map((cell, column) => Math.max(3, cell.length, ...rows.map((row) => row[column].length)));
@@ -118,17 +142,21 @@ function markdownTable(header, rows, rightAligned) {
 }
 
 const lines = markdownTable(
-  ['measure (median, ms)', 'kit', 'raw SDK', 'kit / SDK'],
-  rows.map(([label, key, digits]) => {
-    const kit = median(results.kit[key]);
-    const sdk = median(results.sdk[key]);
-    return [label, kit.toFixed(digits), sdk.toFixed(digits), `${(kit / sdk).toFixed(2)}x`];
-  }),
-  [false, true, true, true],
+  ['measure (median, ms)', 'era', 'kit', 'raw SDK 2.x', 'kit / SDK'],
+  measures.flatMap(([label, key, digits]) =>
+    eras
+      .filter((era) => results[era].kit[key].length > 0)
+      .map((era) => {
+        const kit = median(results[era].kit[key]);
+        const sdk = median(results[era].sdk[key]);
+        return [label, era, kit.toFixed(digits), sdk.toFixed(digits), `${(kit / sdk).toFixed(2)}x`];
+      }),
+  ),
+  [false, false, true, true, true],
 );
-const samples = `${rounds * sequentialCalls} sequential and ${rounds * concurrentBatches * concurrency} concurrent calls, ${coldStarts} cold starts per server; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (2 cores)`;
+const samples = `per era: ${rounds * sequentialCalls} sequential and ${rounds * concurrentBatches * concurrency} concurrent calls, ${coldStarts} cold starts per server; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (2 cores)`;
 const table = `Node ${process.versions.node}, ${new Date().toISOString().slice(0, 10)}:\n\n${lines.join('\n')}\n\n${samples}.`;
-process.stdout.write(`\n## kit: server-kit vs raw SDK McpServer over stdio\n\n${table}\n`);
+process.stdout.write(`\n## kit: server-kit vs raw SDK 2.x McpServer over stdio, both eras\n\n${table}\n`);
 if (write) {
   const readme = fileURLToPath(new URL('./README.md', import.meta.url));
   const text = readFileSync(readme, 'utf8');

@@ -1,13 +1,20 @@
 #!/usr/bin/env node
-// The same trivial tool on a raw SDK McpServer over stdio: the baseline the kit is measured against.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+// The same trivial tool on a raw SDK 2.x McpServer over stdio, served in both protocol eras by the SDK's own
+// serveStdio (one instance per connection): the baseline the kit is measured against.
+import { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 
-const server = new McpServer({ name: 'bench-sdk', version: '1.0.0' });
-server.registerTool(
-  'echo',
-  { description: 'Echoes its text.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
-  ({ text }) => ({ content: [{ type: 'text', text }] }),
-);
-await server.connect(new StdioServerTransport());
+serveStdio(() => {
+  const server = new McpServer({ name: 'bench-sdk', version: '1.0.0' });
+  server.registerTool(
+    'echo',
+    {
+      description: 'Echoes its text.',
+      inputSchema: z.object({ text: z.string() }),
+      annotations: { readOnlyHint: true },
+    },
+    ({ text }) => ({ content: [{ type: 'text', text }] }),
+  );
+  return server;
+});
