@@ -1,0 +1,189 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureNpmTool } from '../../../scripts/tools/ensure-node22.mjs';
+import type { ServerConfig } from '../src/config/server-config.js';
+import type { ToolProgress } from '../src/connection/server-connection.js';
+import { connectHost } from '../src/host.js';
+import { contentBlockParts } from '../src/loop/tool-content.js';
+import { expandUriTemplate } from '../src/resources/uri-template.js';
+import { type ProcessRun, runProcess, textOf } from './helpers.js';
+
+// The host against servers nobody here wrote, installed from the npm registry at exact versions into the ignored
+// .tools folder (decision 0411), next to our own three servers: the official "everything" and filesystem servers
+// speak the 2025-11-25 era, ours the 2026-07-28 one, and one scripted run uses all five.
+const everythingSpec = '@modelcontextprotocol/server-everything@2026.8.31';
+const filesystemSpec = '@modelcontextprotocol/server-filesystem@2026.8.31';
+
+const repository = fileURLToPath(new URL('../../..', import.meta.url));
+const hostBin = join(repository, 'packages/agent-host/bin/mcpkit-host.js');
+const ourServerBin = (name: string) => join(repository, 'servers', name, 'bin', `mcpkit-${name}.js`);
+const ourServersBuilt = ['database', 'filesystem', 'search'].every((name) =>
+  existsSync(join(repository, 'servers', name, 'dist', 'main.js')),
+);
+
+let directory = '';
+let data = '';
+let everythingBin = '';
+let filesystemBin = '';
+
+function stdio(command: string, args: string[]) {
+  return { command: process.execPath, args: [command, ...args] };
+}
+
+function everythingServer(): ServerConfig {
+  return {
+    name: 'everything',
+    transport: { kind: 'stdio', command: process.execPath, args: [everythingBin, 'stdio'], env: {} },
+    tools: {},
+    callTimeoutMs: 20_000,
+    startupTimeoutMs: 20_000,
+    disabled: false,
+  };
+}
+
+beforeAll(() => {
+  // The first run installs both packages (some seconds); later runs find them in .tools.
+  everythingBin = ensureNpmTool(everythingSpec).bins['mcp-server-everything'] ?? '';
+  filesystemBin = ensureNpmTool(filesystemSpec).bins['mcp-server-filesystem'] ?? '';
+  directory = mkdtempSync(join(tmpdir(), 'mcpkit-other-servers-'));
+  data = join(directory, 'data');
+  mkdirSync(data);
+  writeFileSync(join(data, 'notes.txt'), 'The launch code word is heliotrope.\n');
+}, 300_000);
+
+afterAll(() => {
+  if (directory) rmSync(directory, { recursive: true, force: true });
+});
+
+describe('@modelcontextprotocol/server-everything (2025-11-25 era)', () => {
+  it('reports progress that keeps a call alive past its timeout, and answers sampling and elicitation', async () => {
+    const forms: string[] = [];
+    await using host = await connectHost(
+      { servers: [everythingServer()] },
+      {
+        log: () => {},
+        sample: async (request) => ({ text: `sampled: ${request.messages.at(-1)?.text ?? ''}`, model: 'scripted' }),
+        elicit: async (request) => {
+          forms.push(request.message);
+          return { action: 'accept', content: { name: 'Ada Lovelace' } };
+        },
+      },
+    );
+    expect(host.failures).toEqual([]);
+    expect(host.connection('everything')?.protocol?.era).toBe('legacy');
+
+    // Three steps of 0.5 s each, with a 1 s timeout: only the progress notifications keep the call alive.
+    const progress: ToolProgress[] = [];
+    const long = await host.call(
+      'everything',
+      'trigger-long-running-operation',
+      { duration: 1.5, steps: 3 },
+      { timeoutMs: 1000, onProgress: (update) => progress.push(update) },
+    );
+    expect(textOf(long)).toContain('Long running operation completed');
+    expect(progress.map((update) => [update.progress, update.total])).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+
+    const sampled = await host.call('everything', 'trigger-sampling-request', { prompt: 'Say hello' });
+    expect(sampled.isError).not.toBe(true);
+    expect(JSON.stringify(sampled.content)).toContain('sampled: ');
+
+    const elicited = await host.call('everything', 'trigger-elicitation-request', {});
+    expect(forms).toHaveLength(1);
+    expect(textOf(elicited)).toContain('Ada Lovelace');
+  });
+
+  it('reads resource links, templates with values, and prompts with embedded resources', async () => {
+    await using host = await connectHost({ servers: [everythingServer()] }, { log: () => {} });
+    const connection = host.connection('everything');
+
+    const linked = await host.call('everything', 'get-resource-links', { count: 2 });
+    const links = linked.content.filter((block) => block.type === 'resource_link');
+    expect(links.length).toBe(2);
+    for (const link of links) {
+      const read = await host.readResource(link.uri);
+      expect(read.contents[0]?.uri).toBe(link.uri);
+    }
+
+    const template = connection?.resourceTemplates.find((entry) => entry.uriTemplate.includes('/text/{resourceId}'));
+    expect(template).toBeDefined();
+    const uri = expandUriTemplate(template?.uriTemplate ?? '', { resourceId: '3' });
+    const read = await host.readResource(uri);
+    expect(read.contents[0]).toMatchObject({ uri, text: expect.stringContaining('Resource 3:') });
+
+    const prompt = await connection?.getPrompt('resource-prompt', { resourceType: 'Text', resourceId: '2' });
+    const parts = contentBlockParts(prompt?.messages.map((message) => message.content) ?? []);
+    expect(parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n')).toContain('Resource 2:');
+  });
+});
+
+describe.skipIf(!ourServersBuilt)('one scripted run across five servers of both eras', () => {
+  let run: (args: string[]) => Promise<ProcessRun>;
+
+  beforeAll(() => {
+    const sample = spawnSync(process.execPath, [ourServerBin('database'), 'sample', join(directory, 'shop.sqlite')]);
+    expect(sample.status).toBe(0);
+    writeFileSync(
+      join(directory, 'mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          everything: stdio(everythingBin, ['stdio']),
+          official: stdio(filesystemBin, [data]),
+          db: stdio(ourServerBin('database'), [join(directory, 'shop.sqlite')]),
+          files: stdio(ourServerBin('filesystem'), [data]),
+          search: stdio(ourServerBin('search'), ['--no-watch', '--index-file', join(directory, 'index.sqlite'), data]),
+        },
+      }),
+    );
+    run = (args) => runProcess(process.execPath, [hostBin, ...args], { cwd: directory });
+  });
+
+  it('tools shows the era each server negotiated', async () => {
+    const result = await run(['tools', '--json', '-q']);
+    expect(result.code, result.stderr).toBe(0);
+    const servers = JSON.parse(result.stdout) as Array<{ server: string; protocol: { era: string; version: string } }>;
+    expect(Object.fromEntries(servers.map((server) => [server.server, server.protocol.version]))).toEqual({
+      everything: '2025-11-25',
+      official: '2025-11-25',
+      db: '2026-07-28',
+      files: '2026-07-28',
+      search: '2026-07-28',
+    });
+  });
+
+  it('calls a tool of every server in one turn and answers from all of them', async () => {
+    writeFileSync(
+      join(directory, 'script.json'),
+      JSON.stringify({
+        steps: [
+          {
+            toolCalls: [
+              { name: 'everything__echo', arguments: { message: 'from everything' } },
+              { name: 'official__read_text_file', arguments: { path: join(data, 'notes.txt') } },
+              { name: 'db__query', arguments: { sql: 'SELECT count(*) AS users FROM users' } },
+              { name: 'files__read_text_file', arguments: { path: 'notes.txt' } },
+              { name: 'search__search', arguments: { query: 'heliotrope' } },
+            ],
+          },
+          { text: 'Found:\n{{tool_results}}' },
+        ],
+      }),
+    );
+    const result = await run(['run', '--model', 'scripted:script.json', 'What do the servers hold?']);
+    expect(result.code, result.stderr).toBe(0);
+    for (const call of ['everything.echo', 'official.read_text_file', 'db.query', 'files.read_text_file']) {
+      expect(result.stderr).toMatch(new RegExp(`✓ ${call.replace('.', '\\.')} \\(`));
+    }
+    expect(result.stderr).toMatch(/✓ search\.search \(/);
+    expect(result.stdout).toContain('from everything');
+    expect(result.stdout.match(/heliotrope/g)?.length).toBeGreaterThanOrEqual(3);
+    expect(result.stdout).toContain('| 8 |');
+  });
+});
