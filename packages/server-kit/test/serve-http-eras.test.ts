@@ -2,7 +2,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, definePrompt, defineTool, type HttpListening, serveHttp } from '../src/index.js';
-import { modernCall } from './support/modern-call.js';
+import { jsonRpcHeaders, rawRequest } from './support/http-request.js';
+import { modernCall, modernMeta } from './support/modern-call.js';
 
 const askTwice = defineTool({
   name: 'ask_twice',
@@ -127,6 +128,35 @@ describe('serveHttp serves the 2026-07-28 era next to legacy sessions', () => {
     });
     const moved = await modernCall(first, 'tools/call', { ...call, arguments: { greeting: 'bye' }, ...retry });
     expect(moved.message?.error).toMatchObject({ code: -32602, data: { detail: 'other_call' } });
+  });
+
+  it('applies the Host check and the body limit to modern requests too: 403 and 413', async () => {
+    const server = createServer({ name: 'eras', version: '1', tools: [byRegion], logLevel: 'emergency' });
+    const listening = await serveHttp(server, { port: 0, maxBodyBytes: 1024 });
+    open.push(listening);
+    const call = { name: 'by_region', arguments: { region: 'eu', query: 'x' } };
+    const headers = { 'mcp-param-region': 'eu' };
+    // fetch cannot set Host: a raw request can, as a rebinding page's browser would.
+    const foreignHost = await rawRequest(listening.url, {
+      headers: {
+        ...jsonRpcHeaders,
+        ...headers,
+        host: 'evil.example',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'by_region',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { ...call, _meta: modernMeta('x') },
+      }),
+    });
+    expect(foreignHost.status).toBe(403);
+    const big = { ...call, arguments: { region: 'eu', query: 'x'.repeat(2000) } };
+    expect((await modernCall(listening.url, 'tools/call', big, { headers })).status).toBe(413);
+    expect((await modernCall(listening.url, 'tools/call', call, { headers })).status).toBe(200);
   });
 
   it('applies the same guards to modern requests: a foreign Origin gets 403, a missing token 401', async () => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer, defineTool, type HttpListening, type HttpOptions, serveHttp } from '../src/index.js';
 import { initializeBody, jsonRpcHeaders, messagesOf, openEventStream, rawRequest } from './support/http-request.js';
+import { modernMeta } from './support/modern-call.js';
 import { waitingTool } from './support/waiting-tool.js';
 
 const echo = defineTool({
@@ -356,14 +357,19 @@ describe('serveHttp sessions', () => {
     await client.close();
   });
 
-  for (const stateless of [false, true]) {
-    it(`aborts a call's signal within 200 ms when its client disconnects before the answer (stateless: ${stateless})`, async () => {
+  for (const mode of ['session', 'stateless', '2026-07-28'] as const) {
+    it(`aborts a call's signal within 200 ms when its client disconnects before the answer (${mode})`, async () => {
       const { tool: wait, seen } = waitingTool();
       const server = createServer({ name: 'leaving', version: '1', tools: [wait], logLevel: 'emergency' });
-      const listening = await serveHttp(server, { port: 0, stateless });
+      const listening = await serveHttp(server, { port: 0, stateless: mode === 'stateless' });
       open.push(listening);
       let headers: Record<string, string> = jsonRpcHeaders;
-      if (!stateless) {
+      let meta = {};
+      if (mode === '2026-07-28') {
+        headers = { ...jsonRpcHeaders, 'mcp-protocol-version': mode, 'mcp-method': 'tools/call', 'mcp-name': 'wait' };
+        meta = { _meta: modernMeta('leaving') };
+      }
+      if (mode === 'session') {
         const sessionId = (await openSession(listening.url)).toString();
         headers = { ...jsonRpcHeaders, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
         await rawRequest(listening.url, {
@@ -375,7 +381,12 @@ describe('serveHttp sessions', () => {
       const call = fetch(listening.url, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait', arguments: {} } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'wait', arguments: {}, ...meta },
+        }),
         signal: leaving.signal,
       }).catch(() => 'left');
       await expect.poll(() => seen.started).toBe(true);
