@@ -5,6 +5,7 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ServerConfig } from '../src/config/server-config.js';
+import { ServerConnection } from '../src/connection/server-connection.js';
 import { connectHost } from '../src/host.js';
 import { collectLog, textOf } from './helpers.js';
 
@@ -105,6 +106,44 @@ describe('connecting HTTP servers', () => {
     } finally {
       await again.close();
       await second.close();
+    }
+  });
+
+  it('starts a new 2025-11-25 session when a restarted server has forgotten the old one, and repeats the call', async () => {
+    // The kit serves both eras; refusing the discover probe here makes the host fall back to the legacy handshake.
+    const refuseDiscover: typeof fetch = async (input, init) => {
+      if (typeof init?.body === 'string' && init.body.includes('"server/discover"')) {
+        const { id } = JSON.parse(init.body) as { id: number };
+        return Response.json({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+      }
+      return fetch(input, init);
+    };
+    const first = echoServer('legacy');
+    const listening = await serveHttp(first, { port: 0 });
+    const log = collectLog();
+    const connection = new ServerConnection(httpServer('legacy', listening.url), {
+      log: log.sink,
+      handlers: {},
+      fetch: refuseDiscover,
+    });
+    await connection.start();
+    try {
+      expect(connection.protocol).toEqual({ era: 'legacy', version: '2025-11-25', transport: 'streamable-http' });
+      expect(textOf(await connection.callTool('echo', { text: 'before' }))).toBe('legacy: before');
+      await listening.close();
+      await first.close();
+      const second = echoServer('legacy');
+      const again = await serveHttp(second, { port: listening.port });
+      try {
+        expect(textOf(await connection.callTool('echo', { text: 'after' }))).toBe('legacy: after');
+        expect(log.lines).toContain('[legacy] the server forgot the session; starting a new one');
+        expect(connection.state).toBe('ready');
+      } finally {
+        await again.close();
+        await second.close();
+      }
+    } finally {
+      await connection.close();
     }
   });
 

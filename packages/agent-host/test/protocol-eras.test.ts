@@ -54,4 +54,21 @@ describe('protocol eras on stdio', () => {
     expect(readFileSync(starts, 'utf8')).toBe('start\nstart\n');
     expect(log.lines.some((line) => line.includes('exited on the server/discover probe'))).toBe(true);
   });
+
+  it('does not count the time a person takes to answer a form as the silence of a call, in the modern era', async () => {
+    await using host = await connectHost(
+      { servers: [fixtureServer('modern', 'echo-server.mjs', { callTimeoutMs: 700 })] },
+      {
+        log: () => {},
+        elicit: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          return { action: 'accept', content: { name: 'Ada' } };
+        },
+      },
+    );
+    expect(host.connection('modern')?.protocol?.era).toBe('modern');
+    expect(textOf(await host.call('modern', 'ask_user', {}))).toBe('hello Ada');
+    // A silent call still ends at the timeout.
+    expect(textOf(await host.call('modern', 'slow', { ms: 5000 }))).toMatch(/did not answer within 700 ms/);
+  });
 });

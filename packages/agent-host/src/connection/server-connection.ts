@@ -11,6 +11,7 @@ import { errorMessage, HostError } from '../errors.js';
 import type { ClientRequestHandlers, RootEntry } from './client-requests.js';
 import { type ConnectedClient, connectClient } from './connected-client.js';
 import { listEverything, type ServerLists } from './server-lists.js';
+import { SilenceTimer } from './silence-timer.js';
 import { toolAllowed } from './tool-filter.js';
 import type {
   CallToolResult,
@@ -65,7 +66,10 @@ export interface ToolProgress {
 export interface CallOptions {
   /** Aborting sends `notifications/cancelled` to the server and ends the call with an error result. */
   signal?: AbortSignal;
-  /** Overrides the server's configured call timeout: the longest silence, since each progress notification resets it. */
+  /**
+   * Overrides the server's configured call timeout: the longest silence, since each progress notification resets it
+   * (and the time a person takes to answer the server's form or sampling request does not count).
+   */
   timeoutMs?: number;
   /** The longest a call may take however much progress it reports (default 10 times the timeout). */
   maxTotalTimeoutMs?: number;
@@ -138,6 +142,11 @@ export class ServerConnection {
   private refreshing: Promise<void> = Promise.resolve();
   private renewing: Promise<boolean> | undefined;
   private readonly restartPolicy: RestartPolicy;
+  // The handlers of server requests, counting the questions to the user that are open; while one is, no call of this
+  // server times out for silence, and answering one starts every call's wait again.
+  private readonly handlers: ClientRequestHandlers;
+  private openQuestions = 0;
+  private readonly silenceTimers = new Set<SilenceTimer>();
 
   constructor(
     readonly config: ServerConfig,
@@ -145,6 +154,25 @@ export class ServerConnection {
   ) {
     this.name = config.name;
     this.restartPolicy = { maxAttempts: 5, initialDelayMs: 500, maxDelayMs: 30_000, ...options.restart };
+    this.handlers = this.countingQuestions(options.handlers);
+  }
+
+  private countingQuestions(handlers: ClientRequestHandlers): ClientRequestHandlers {
+    const asking = async <T>(question: () => Promise<T>): Promise<T> => {
+      this.openQuestions += 1;
+      try {
+        return await question();
+      } finally {
+        this.openQuestions -= 1;
+        for (const timer of this.silenceTimers) timer.reset();
+      }
+    };
+    const { sample, elicit } = handlers;
+    return {
+      ...handlers,
+      ...(sample ? { sample: (request) => asking(() => sample(request)) } : {}),
+      ...(elicit ? { elicit: (request) => asking(() => elicit(request)) } : {}),
+    };
   }
 
   /** Where the connection is in its life. */
@@ -226,7 +254,7 @@ export class ServerConnection {
   private async open(): Promise<void> {
     const connected = await connectClient(this.config, {
       log: this.options.log,
-      handlers: this.options.handlers,
+      handlers: this.handlers,
       ...(this.options.clientInfo ? { clientInfo: this.options.clientInfo } : {}),
       ...(this.prior ? { prior: this.prior } : {}),
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
@@ -400,34 +428,53 @@ export class ServerConnection {
     if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
     const timeout = options.timeoutMs ?? this.config.callTimeoutMs;
     const totalTimeout = options.maxTotalTimeoutMs ?? timeout * defaultTotalTimeoutFactor;
-    // The total limit aborts the call's own signal, so that reaching it also tells the server to stop (the SDK's
+    // Both limits abort the call's own signal, so that reaching one also tells the server to stop (the SDK's
     // maxTotalTimeout is checked only when progress arrives, and does not send notifications/cancelled). The
-    // caller's signal aborts it too.
-    const total = new AbortController();
-    const totalTimer = setTimeout(() => total.abort(), totalTimeout);
-    const abortTotal = () => total.abort(options.signal?.reason);
-    options.signal?.addEventListener('abort', abortTotal, { once: true });
+    // silence limit is the host's own rather than the SDK's request timeout, so that the time a person takes to
+    // answer the server's question (a form, a sampling request) never counts. The caller's signal aborts it too.
+    const stop = new AbortController();
+    let limit: 'silence' | 'total' | undefined;
+    const totalTimer = setTimeout(() => {
+      limit ??= 'total';
+      stop.abort();
+    }, totalTimeout);
+    const silence = new SilenceTimer(
+      timeout,
+      () => {
+        limit ??= 'silence';
+        stop.abort();
+      },
+      () => this.openQuestions > 0,
+    );
+    this.silenceTimers.add(silence);
+    const abortCall = () => stop.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', abortCall, { once: true });
     const onProgress = options.onProgress;
     try {
       const result = await connected.client.callTool(
         { name: tool, arguments: args },
         {
-          timeout,
-          resetTimeoutOnProgress: true,
-          signal: total.signal,
+          // Past both of the host's limits: the SDK's own timeout never decides.
+          timeout: totalTimeout + 1000,
+          signal: stop.signal,
           // Given always, so that every call carries a progress token.
-          onprogress: (progress) =>
+          onprogress: (progress) => {
+            silence.reset();
             onProgress?.({
               progress: progress.progress,
               ...(progress.total !== undefined ? { total: progress.total } : {}),
               ...(progress.message !== undefined ? { message: progress.message } : {}),
-            }),
+            });
+          },
         },
       );
       return result as CallToolResult;
     } catch (error) {
       if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
-      if (total.signal.aborted) {
+      if (limit === 'silence') {
+        return errorResult(`Tool "${tool}" of server "${this.name}" did not answer within ${timeout} ms.`);
+      }
+      if (limit === 'total') {
         return errorResult(
           `Tool "${tool}" of server "${this.name}" did not finish within ${totalTimeout} ms in all, though it reported progress.`,
         );
@@ -455,7 +502,9 @@ export class ServerConnection {
       return errorResult(`Tool "${tool}" of server "${this.name}" failed: ${errorMessage(error)}`);
     } finally {
       clearTimeout(totalTimer);
-      options.signal?.removeEventListener('abort', abortTotal);
+      silence.clear();
+      this.silenceTimers.delete(silence);
+      options.signal?.removeEventListener('abort', abortCall);
     }
   }
 
