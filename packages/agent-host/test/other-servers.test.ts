@@ -13,7 +13,7 @@ import { expandUriTemplate } from '../src/resources/uri-template.js';
 import { type ProcessRun, runProcess, textOf } from './helpers.js';
 
 // The host against servers nobody here wrote, installed from the npm registry at exact versions into the ignored
-// .tools folder (decision 0411), next to our own three servers: the official "everything" and filesystem servers
+// .tools folder (decision 0421), next to our own three servers: the official "everything" and filesystem servers
 // speak the 2025-11-25 era, ours the 2026-07-28 one, and one scripted run uses all five.
 const everythingSpec = '@modelcontextprotocol/server-everything@2026.8.31';
 const filesystemSpec = '@modelcontextprotocol/server-filesystem@2026.8.31';
