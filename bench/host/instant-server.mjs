@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// The tool server of the host benchmark: `instant` answers at once, `sleep` after the given milliseconds.
+// The tool server of the host benchmark: `instant` answers at once, `sleep` after the given milliseconds. It serves
+// both protocol eras; with --legacy it speaks only 2025-11-25 (the `server/discover` probe is "method not found"), as
+// a server on the 1.x SDK does, so the host falls back to the handshake.
 import { createServer, defineTool } from '@mcpkit/server-kit';
 import { runServerCommand } from '@mcpkit/server-kit/cli';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 
 const server = createServer({
@@ -27,7 +30,11 @@ const server = createServer({
     }),
   ],
 });
-await runServerCommand(
-  { name: 'bench-tools', version: '1.0.0', description: 'Benchmark tools.', flags: {} },
-  () => server,
-);
+if (process.argv.includes('--legacy')) {
+  await server.connect(new StdioServerTransport());
+} else {
+  await runServerCommand(
+    { name: 'bench-tools', version: '1.0.0', description: 'Benchmark tools.', flags: {} },
+    () => server,
+  );
+}

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Host benchmark: what the agent loop adds per step, concurrent tool calls, and connecting several servers.
 // Each measurement runs mcpkit-host's code and a bare baseline side by side in one run (the official SDK client and
-// plain undici requests doing the same work with no loop), and prints a table of medians.
+// plain undici requests doing the same work with no loop), and prints a table of medians. The loop and the fan-out
+// run in both protocol eras: against the tool server as it is (2026-07-28, negotiated by server/discover) and
+// against the same server speaking only 2025-11-25 (--legacy), where the host falls back to the handshake.
 //   node bench/host/run.mjs [--quick]
 // Build first: npx turbo run build --filter=@mcpkit/agent-host...
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,8 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectHost, createAgent } from '@mcpkit/agent-host';
 import { startScriptedModel } from '@mcpkit/agent-host/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 // The baseline uses the same HTTP client as the host (undici, the host's own dependency) for a like-for-like measure.
 const { request } = createRequire(fileURLToPath(import.meta.resolve('@mcpkit/agent-host')))('undici');
@@ -30,23 +32,42 @@ const median = (values) => {
 };
 const ms = (value) => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
 const log = () => {};
-const benchConfig = (name = 'bench') => ({
+// The two eras: the tool server's arguments, and the bare client's version negotiation that reaches the same era.
+const eras = {
+  '2026-07-28': { serverArgs: [], negotiation: { mode: 'auto' } },
+  '2025-11-25': { serverArgs: ['--legacy'], negotiation: { mode: 'legacy' } },
+};
+const benchConfig = (name = 'bench', era = '2026-07-28') => ({
   name,
-  transport: { kind: 'stdio', command: process.execPath, args: [toolServer], env: {} },
+  transport: { kind: 'stdio', command: process.execPath, args: [toolServer, ...eras[era].serverArgs], env: {} },
   tools: {},
   callTimeoutMs: 60_000,
   startupTimeoutMs: 60_000,
   disabled: false,
 });
 
-async function sdkClient() {
-  const client = new Client({ name: 'bench-baseline', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [toolServer], stderr: 'ignore' }));
+async function sdkClient(era) {
+  const client = new Client(
+    { name: 'bench-baseline', version: '1.0.0' },
+    { versionNegotiation: eras[era].negotiation },
+  );
+  const args = [toolServer, ...eras[era].serverArgs];
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
+  if (client.getNegotiatedProtocolVersion() !== era)
+    throw new Error(`the baseline negotiated ${client.getNegotiatedProtocolVersion()}`);
   return client;
 }
 
+/** Connects the host to the tool server and checks it negotiated `era`. */
+async function benchHost(era) {
+  const host = await connectHost({ servers: [benchConfig('bench', era)] }, { log });
+  const version = host.connection('bench')?.protocol?.version;
+  if (version !== era) throw new Error(`the host negotiated ${version ?? 'nothing'} instead of ${era}`);
+  return host;
+}
+
 // 1. Per-step overhead: N steps of (model request, one instant tool call), then the answer.
-async function stepOverhead() {
+async function stepOverhead(era) {
   const script = [
     ...Array.from({ length: stepsPerRun }, (_, step) => ({
       toolCalls: [{ name: 'bench__instant', arguments: { step } }],
@@ -56,8 +77,8 @@ async function stepOverhead() {
   const ours = [];
   const own = [];
   const bare = [];
-  const host = await connectHost({ servers: [benchConfig()] }, { log });
-  const client = await sdkClient();
+  const host = await benchHost(era);
+  const client = await sdkClient(era);
   const runOurs = async () => {
     const model = await startScriptedModel(script);
     const agent = createAgent({ host, model: model.model('openai'), maxSteps: stepsPerRun + 1 });
@@ -107,7 +128,7 @@ async function stepOverhead() {
 }
 
 // 2. Three tools of 200 ms each called in one turn: the step's tool phase.
-async function concurrentTools() {
+async function concurrentTools(era) {
   const script = [
     {
       toolCalls: [
@@ -121,8 +142,8 @@ async function concurrentTools() {
   const phases = [];
   const steps = [];
   const bare = [];
-  const host = await connectHost({ servers: [benchConfig()] }, { log });
-  const client = await sdkClient();
+  const host = await benchHost(era);
+  const client = await sdkClient(era);
   for (let round = 0; round < rounds; round++) {
     const model = await startScriptedModel(script);
     const agent = createAgent({ host, model: model.model('anthropic') });
@@ -155,10 +176,12 @@ async function connectReference() {
   const database = stdio('database', ['--create', join(directory, 'bench.sqlite')]);
   const filesystem = stdio('filesystem', [directory]);
   const search = stdio('search', ['--no-watch', '--index-file', join(directory, 'index.sqlite'), directory]);
+  const negotiated = new Set();
   const time = async (servers) => {
     const started = performance.now();
     const host = await connectHost({ servers }, { log });
     const elapsed = performance.now() - started;
+    for (const connection of host.connections) negotiated.add(connection.protocol?.version);
     const failed = host.failures.map((failure) => `${failure.server}: ${failure.message}`);
     await host.close();
     if (failed.length > 0) throw new Error(failed.join('; '));
@@ -181,29 +204,32 @@ async function connectReference() {
     filesystem: median(alone.filesystem),
     search: median(alone.search),
     together: median(together),
+    eras: [...negotiated].join(', '),
   };
 }
 
 const rows = [];
-const step = await stepOverhead();
-rows.push([
-  `one loop step (scripted model + instant tool), per step over ${stepsPerRun + 1} steps`,
-  ms(step.ours),
-  ms(step.bare),
-  `${(step.ours / step.bare).toFixed(2)}x; difference ${ms(step.ours - step.bare)}/step; loop's own time outside the model request and the tool call ${ms(step.own)}/step (target <= 1 ms)`,
-]);
-const concurrent = await concurrentTools();
-rows.push([
-  'three 200 ms tools in one turn: tool phase',
-  ms(concurrent.phase),
-  ms(concurrent.bare),
-  `${(concurrent.phase / concurrent.bare).toFixed(2)}x; whole step ${ms(concurrent.step)} (target <= 260 ms)`,
-]);
+for (const era of Object.keys(eras)) {
+  const step = await stepOverhead(era);
+  rows.push([
+    `${era}: one loop step (scripted model + instant tool), per step over ${stepsPerRun + 1} steps`,
+    ms(step.ours),
+    ms(step.bare),
+    `${(step.ours / step.bare).toFixed(2)}x; difference ${ms(step.ours - step.bare)}/step; loop's own time outside the model request and the tool call ${ms(step.own)}/step (target <= 1 ms)`,
+  ]);
+  const concurrent = await concurrentTools(era);
+  rows.push([
+    `${era}: three 200 ms tools in one turn: tool phase`,
+    ms(concurrent.phase),
+    ms(concurrent.bare),
+    `${(concurrent.phase / concurrent.bare).toFixed(2)}x; whole step ${ms(concurrent.step)} (target <= 260 ms)`,
+  ]);
+}
 try {
   const connect = await connectReference();
   const slowest = Math.max(connect.database, connect.filesystem, connect.search);
   rows.push([
-    'connect database + filesystem + search at once',
+    `connect database + filesystem + search at once (${connect.eras})`,
     ms(connect.together),
     ms(slowest),
     `${(connect.together / slowest).toFixed(2)}x of the slowest alone (database ${ms(connect.database)}, filesystem ${ms(connect.filesystem)}, search ${ms(connect.search)}; in sequence ${ms(connect.database + connect.filesystem + connect.search)})`,
