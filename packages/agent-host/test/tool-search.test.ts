@@ -4,13 +4,12 @@ import type { ServerConfig } from '../src/config/server-config.js';
 import { connectHost, type Host } from '../src/host.js';
 import { createAgent } from '../src/loop/agent.js';
 import type { AgentEvent } from '../src/loop/agent-events.js';
-import { startScriptedModel } from '../src/testing/index.js';
+import { startScriptedModel, wireProblems } from '../src/testing/index.js';
 import { ToolIndex } from '../src/tool-search/tool-index.js';
 import { searchToolsName } from '../src/tool-search/tool-selection.js';
 // @ts-expect-error: a plain ES module of the fixtures, without types.
 import { catalog } from './fixtures/many-tools/catalog.mjs';
 import { fixturePath, isAlive } from './helpers.js';
-import { wireProblems } from './wire-checks.js';
 
 const serverFile = fixturePath('many-tools/server.mjs');
 const servers = (catalog() as Array<{ server: string }>).map(
@@ -141,7 +140,7 @@ describe('tool search over 400 tools of 12 stdio servers', () => {
           annotations: { readOnlyHint: false, destructiveHint: false },
         },
       ]);
-      for (const request of scripted.requests) expect(wireProblems(request)).toEqual([]);
+      for (const request of scripted.requests) expect(wireProblems(request, { calledToolsListed: true })).toEqual([]);
     });
 
     it('gives the model a refusal it can read when the callback refuses, and the call never runs', async () => {
@@ -164,7 +163,7 @@ describe('tool search over 400 tools of 12 stdio servers', () => {
       expect(events.find((event) => event.type === 'tool-call-end')).toMatchObject({ isError: true, refused: true });
       // A tool called by a name the model knew without searching is loaded from then on, so the history stays valid.
       expect(agent.tools.loadedNames).toEqual(['cluster__delete_secret']);
-      for (const request of scripted.requests) expect(wireProblems(request)).toEqual([]);
+      for (const request of scripted.requests) expect(wireProblems(request, { calledToolsListed: true })).toEqual([]);
     });
 
     it('cuts an oversized result for the model with a note naming the paging arguments, and keeps it whole in the event', async () => {
@@ -192,15 +191,33 @@ describe('tool search over 400 tools of 12 stdio servers', () => {
       const whole = end?.type === 'tool-call-end' ? end.result : undefined;
       const wholeText = ((whole?.content ?? []) as Array<{ text: string }>)[0]?.text ?? '';
       expect(wholeText.split('\n')).toHaveLength(1000);
-      for (const request of scripted.requests) expect(wireProblems(request)).toEqual([]);
+      for (const request of scripted.requests) expect(wireProblems(request, { calledToolsListed: true })).toEqual([]);
     });
+  });
+
+  it('refuses a call whose approval callback fails, so that the call still gets exactly one result', async () => {
+    await using scripted = await startScriptedModel([
+      { toolCalls: [{ name: 'crm__delete_deal', arguments: { deal_id: 'deal_1' } }] },
+      { text: '{{tool_results}}' },
+    ]);
+    const agent = createAgent({
+      host,
+      model: scripted.model('openai'),
+      approve: async () => {
+        throw new Error('the approval service is down');
+      },
+    });
+    const result = await agent.run('Delete deal_1.');
+    expect(result.answer).toBe('Not run: the approval check failed (the approval service is down).');
   });
 
   it('offers every tool with --tool-search never, and search only above the threshold under auto', async () => {
     await using scripted = await startScriptedModel([{ text: 'ok' }, { text: 'ok' }]);
     await createAgent({ host, model: scripted.model('anthropic'), toolSearch: 'never' }).run('hi');
     expect(scripted.requests[0]?.body.tools).toHaveLength(400);
-    expect(wireProblems(scripted.requests[0] ?? { format: 'anthropic', body: {} })).toEqual([]);
+    expect(
+      wireProblems(scripted.requests[0] ?? { format: 'anthropic', body: {} }, { calledToolsListed: true }),
+    ).toEqual([]);
     const below = createAgent({ host, model: scripted.model('anthropic'), toolSearchThreshold: 400 });
     expect(below.tools.searching).toBe(false);
   });

@@ -1,10 +1,11 @@
-import type { ApproveToolCall } from '../approvals/approval-handler.js';
+import type { ApprovalDecision, ApproveToolCall } from '../approvals/approval-handler.js';
 import type { CallOptions } from '../connection/server-connection.js';
 import type { CallToolResult } from '../connection/types.js';
+import { errorMessage } from '../errors.js';
 import type { ContentPart, Message, ToolCall, ToolResult, Usage } from '../models/messages.js';
 import { partsText } from '../models/messages.js';
 import type { Model, ModelRequest, ToolSpec } from '../models/model.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { RegisteredTool, ToolRegistry } from '../registry/tool-registry.js';
 import { type ToolSearchMode, ToolSelection } from '../tool-search/tool-selection.js';
 import type { AgentEvent, AgentListener, StopReason } from './agent-events.js';
 import { pagingArguments } from './paging-arguments.js';
@@ -215,24 +216,18 @@ export class Agent {
     let result: ToolResult;
     let whole: CallToolResult | undefined;
     let cut: ResultCut | undefined;
-    const approval =
-      entry && this.options.approve && call.invalidArguments === undefined
-        ? await this.options.approve({
-            server: entry.server,
-            tool: entry.tool,
-            modelName: call.name,
-            arguments: call.arguments,
-            annotations: entry.definition.annotations,
-          })
-        : { allowed: true as const };
+    const approval = entry && call.invalidArguments === undefined ? await this.approval(entry, call) : undefined;
     if (entry) this.tools.load(call.name);
     if (call.invalidArguments !== undefined) {
       result = synthesized(
         call,
         `The arguments were not a JSON object: ${call.invalidArguments.slice(0, 500)}. Call the tool again with a JSON object.`,
       );
-    } else if (!approval.allowed) {
+    } else if (approval && !approval.allowed) {
       result = synthesized(call, approval.message);
+    } else if (signal?.aborted) {
+      // Cancelled while a person was being asked: the call is not started.
+      result = synthesized(call, 'Not run: the run was cancelled.');
     } else {
       whole = await this.options.host.callTool(call.name, call.arguments, {
         ...(signal ? { signal } : {}),
@@ -260,9 +255,26 @@ export class Agent {
       text: partsText(result.content),
       ...(whole ? { result: whole } : {}),
       ...(cut ? { cut } : {}),
-      ...(approval.allowed ? {} : { refused: true }),
+      ...(approval && !approval.allowed ? { refused: true } : {}),
     });
     return result;
+  }
+
+  /** Asks the approval callback about a call; a callback that fails refuses it, so the call still gets a result. */
+  private async approval(entry: RegisteredTool, call: ToolCall): Promise<ApprovalDecision | undefined> {
+    const approve = this.options.approve;
+    if (!approve) return undefined;
+    try {
+      return await approve({
+        server: entry.server,
+        tool: entry.tool,
+        modelName: call.name,
+        arguments: call.arguments,
+        annotations: entry.definition.annotations,
+      });
+    } catch (error) {
+      return { allowed: false, message: `Not run: the approval check failed (${errorMessage(error)}).` };
+    }
   }
 
   /** Answers a `search_tools` call in the host: the tools found are offered from the next request on. */

@@ -6,6 +6,7 @@ import type { Model } from '../models/model.js';
 import { createOpenAIModel } from '../models/openai-model.js';
 import { parseScript, type Script, type ScriptStep } from './script.js';
 import { anthropicStream, errorBody, openAIStream, type PlannedReply } from './scripted-wire.js';
+import { wireProblems } from './wire-checks.js';
 
 /** A request the scripted model received, for tests to inspect. */
 export interface ScriptedRequest {
@@ -149,6 +150,13 @@ export async function startScriptedModel(
       return;
     }
     requests.push({ format, body });
+    // A real provider refuses a malformed request; so does this one, so that every test checks the wire format.
+    const problems = wireProblems({ format, body });
+    if (problems.length > 0) {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(errorBody(format, { status: 400, message: `Invalid request: ${problems.join('; ')}.` }));
+      return;
+    }
     const step = steps[next];
     if (!step) {
       response.writeHead(400, { 'content-type': 'application/json' });

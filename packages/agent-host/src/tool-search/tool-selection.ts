@@ -58,17 +58,22 @@ export function toolSpec(entry: RegisteredTool): ToolSpec {
 export class ToolSelection {
   private readonly loaded = new Set<string>();
   private index: { version: number; index: ToolIndex } | undefined;
+  private searched = false;
 
   constructor(
     private readonly registry: ToolRegistry,
     private readonly options: ToolSearchOptions = {},
   ) {}
 
-  /** Whether the model gets `search_tools` instead of every tool right now (the registry may grow or shrink). */
+  /**
+   * Whether the model gets `search_tools` instead of every tool. Under `auto` it turns on when the registry grows past
+   * the threshold, and then stays on for the conversation, whose history may hold `search_tools` calls.
+   */
   get searching(): boolean {
     const mode = this.options.mode ?? 'auto';
-    if (mode === 'auto') return this.registry.size > (this.options.threshold ?? defaultToolSearchThreshold);
-    return mode === 'always';
+    if (mode !== 'auto') return mode === 'always';
+    this.searched ||= this.registry.size > (this.options.threshold ?? defaultToolSearchThreshold);
+    return this.searched;
   }
 
   /** The model-facing names loaded so far in this conversation. */

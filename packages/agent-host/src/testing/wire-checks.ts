@@ -1,4 +1,4 @@
-import type { ScriptedRequest } from '../src/testing/index.js';
+import type { ScriptedRequest } from './scripted-model.js';
 
 const providerSafeName = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -24,7 +24,16 @@ function listedTools(format: ScriptedRequest['format'], tools: Json[] | undefine
   return names;
 }
 
-function openAIProblems(body: Json, problems: string[]): void {
+/** Which checks `wireProblems` makes beyond the provider's own rules. */
+export interface WireCheckOptions {
+  /**
+   * Also require every tool the history calls to be listed in the request (the host's tool search keeps them so;
+   * an unknown tool the model made up is not listed, so tests of that case leave this off).
+   */
+  calledToolsListed?: boolean;
+}
+
+function openAIProblems(body: Json, problems: string[], options: WireCheckOptions): void {
   const tools = listedTools('openai', body.tools, problems);
   const messages: Json[] = body.messages ?? [];
   messages.forEach((message, index) => {
@@ -33,7 +42,7 @@ function openAIProblems(body: Json, problems: string[]): void {
     for (let next = index + 1; messages[next]?.role === 'tool'; next++) answered.add(messages[next].tool_call_id);
     for (const call of message.tool_calls) {
       if (!answered.has(call.id)) problems.push(`messages.${index}: call ${call.id} has no tool message after it`);
-      if (tools.size > 0 && !tools.has(call.function.name)) {
+      if (options.calledToolsListed && !tools.has(call.function.name)) {
         problems.push(`messages.${index}: ${call.function.name} is called in the history but not listed`);
       }
       if (typeof call.function.arguments !== 'string') problems.push(`messages.${index}: arguments are not a string`);
@@ -41,37 +50,41 @@ function openAIProblems(body: Json, problems: string[]): void {
   });
 }
 
-function anthropicProblems(body: Json, problems: string[]): void {
+function anthropicProblems(body: Json, problems: string[], options: WireCheckOptions): void {
   const tools = listedTools('anthropic', body.tools, problems);
   if (typeof body.max_tokens !== 'number') problems.push('max_tokens is missing');
   const messages: Json[] = body.messages ?? [];
-  if (messages[0]?.role !== 'user') problems.push('the first message is not the user');
+  if (messages.length > 0 && messages[0]?.role !== 'user') problems.push('the first message is not the user');
   messages.forEach((message, index) => {
     if (index > 0 && messages[index - 1].role === message.role) problems.push(`messages.${index}: same role twice`);
     if (!Array.isArray(message.content) || message.content.length === 0) problems.push(`messages.${index}: empty`);
     if (message.role !== 'assistant') return;
+    const next = messages[index + 1]?.content;
     const answered = new Set(
-      (messages[index + 1]?.content ?? [])
+      (Array.isArray(next) ? next : [])
         .filter((block: Json) => block.type === 'tool_result')
         .map((block: Json) => block.tool_use_id),
     );
-    for (const block of message.content.filter((each: Json) => each.type === 'tool_use')) {
+    const blocks: Json[] = Array.isArray(message.content) ? message.content : [];
+    for (const block of blocks.filter((each) => each.type === 'tool_use')) {
       if (!answered.has(block.id)) problems.push(`messages.${index}: tool_use ${block.id} has no tool_result next`);
-      if (!tools.has(block.name))
+      if (options.calledToolsListed && !tools.has(block.name)) {
         problems.push(`messages.${index}: ${block.name} is used in the history but not listed`);
+      }
     }
   });
 }
 
 /**
- * What is wrong with a request in its provider's wire format: tool shapes and names, every call answered right after
- * it, every tool the history calls still listed, roles alternating (Anthropic). Empty when it is valid.
+ * What is wrong with a request in its provider's wire format: tool shapes, names and duplicates, every tool call
+ * answered right after it, roles alternating and no empty message (Anthropic). Empty when it is valid. The scripted
+ * model refuses a request with problems as the provider would, with a 400 that lists them.
  */
-export function wireProblems(request: ScriptedRequest): string[] {
+export function wireProblems(request: ScriptedRequest, options: WireCheckOptions = {}): string[] {
   const problems: string[] = [];
   if (typeof request.body?.model !== 'string') problems.push('no model');
   if (!Array.isArray(request.body?.messages)) problems.push('no messages');
-  else if (request.format === 'openai') openAIProblems(request.body, problems);
-  else anthropicProblems(request.body, problems);
+  else if (request.format === 'openai') openAIProblems(request.body, problems, options);
+  else anthropicProblems(request.body, problems, options);
   return problems;
 }
