@@ -1,13 +1,11 @@
-import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createServer, defineTool, serveHttp } from '@mcpkit/server-kit';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ServerConfig } from '../src/config/server-config.js';
 import { ServerConnection } from '../src/connection/server-connection.js';
 import { connectHost } from '../src/host.js';
 import { collectLog, textOf } from './helpers.js';
+import { legacySseServer } from './legacy-sse-server.js';
 
 function echoServer(name: string) {
   return createServer({
@@ -33,36 +31,6 @@ function httpServer(name: string, url: string, headers: Record<string, string> =
     callTimeoutMs: 10_000,
     startupTimeoutMs: 10_000,
     disabled: false,
-  };
-}
-
-/** An old-style server: GET /sse opens the event stream, POST /messages carries requests. */
-async function legacySseServer() {
-  const kit = echoServer('legacy');
-  const transports = new Map<string, SSEServerTransport>();
-  const seenHeaders: string[] = [];
-  const server = createHttpServer(async (request: IncomingMessage, response) => {
-    seenHeaders.push(String(request.headers['x-team'] ?? ''));
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    if (request.method === 'GET' && url.pathname === '/sse') {
-      const transport = new SSEServerTransport('/messages', response);
-      transports.set(transport.sessionId, transport);
-      await kit.connect(transport);
-    } else if (request.method === 'POST' && url.pathname === '/messages') {
-      await transports.get(url.searchParams.get('sessionId') ?? '')?.handlePostMessage(request, response);
-    } else {
-      response.writeHead(405).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sse`,
-    seenHeaders,
-    close: async () => {
-      await kit.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
   };
 }
 
@@ -148,7 +116,7 @@ describe('connecting HTTP servers', () => {
   });
 
   it('falls back to the legacy HTTP+SSE transport when the server is an old one, headers included', async () => {
-    const legacy = await legacySseServer();
+    const legacy = await legacySseServer(echoServer('legacy'));
     const log = collectLog();
     try {
       await using host = await connectHost(
