@@ -35,6 +35,7 @@ export { ServerConnection } from './connection/server-connection.js';
 export type {
   CallToolResult,
   ContentBlock,
+  NegotiatedProtocol,
   Prompt,
   ReadResourceResult,
   Resource,
