@@ -78,6 +78,29 @@ describe('boundResultParts', () => {
   });
 });
 
+describe('imageSize', () => {
+  it('reads the pixel size of GIF, JPEG and WebP headers, and counts an unknown image at the most', () => {
+    const gif = Buffer.from('GIF89a\x40\x01\xc8\x00', 'latin1').toString('base64');
+    expect(imageSize(gif)).toEqual({ width: 320, height: 200 });
+    // SOI, an APP0 segment of 16 bytes, then a baseline frame header: height 480, width 640.
+    const jpeg = Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+      Buffer.alloc(14),
+      Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0xe0, 0x02, 0x80, 0x03]),
+    ]).toString('base64');
+    expect(imageSize(jpeg)).toEqual({ width: 640, height: 480 });
+    const webp = Buffer.alloc(30);
+    webp.write('RIFF', 0, 'latin1');
+    webp.write('WEBPVP8X', 8, 'latin1');
+    webp.writeUIntLE(1919, 24, 3);
+    webp.writeUIntLE(1079, 27, 3);
+    expect(imageSize(webp.toString('base64'))).toEqual({ width: 1920, height: 1080 });
+    // 2,073,600 pixels: providers scale it down, so it counts at the most, 1,600 tokens.
+    expect(imageTokens(webp.toString('base64'))).toBe(1600);
+    expect(imageTokens(Buffer.from('not an image').toString('base64'))).toBe(1600);
+  });
+});
+
 describe('pagingArguments', () => {
   it('finds the parameters that page or window a result, in their own spelling', () => {
     const schema = {

@@ -17,6 +17,7 @@ export const searchToolsName = 'search_tools';
 /** Most matches one search returns, and how many when the model does not say. */
 const maxLimit = 20;
 const defaultLimit = 5;
+const maxNamedServers = 20;
 
 /** How tools are offered to the model. */
 export interface ToolSearchOptions {
@@ -151,10 +152,15 @@ export class ToolSelection {
   private searchSpec(): ToolSpec {
     const entries = this.registry.list();
     const servers = [...new Set(entries.map((entry) => entry.server))];
+    // Server names tell the model what kinds of tools exist; past a score of them, a count says enough.
+    const named =
+      servers.length > maxNamedServers
+        ? `${servers.slice(0, maxNamedServers).join(', ')} and ${servers.length - maxNamedServers} more`
+        : servers.join(', ');
     return {
       name: searchToolsName,
       description:
-        `Finds tools by what they do. ${entries.length} tools of ${servers.length} servers (${servers.join(', ')}) ` +
+        `Finds tools by what they do. ${entries.length} tools of ${servers.length} servers (${named}) ` +
         'are available but not listed here; search with a few words (an action and an object, e.g. "create invoice"), ' +
         'and the best matches become callable on your next step with their full parameters.',
       inputSchema: {
