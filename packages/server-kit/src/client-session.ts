@@ -28,6 +28,7 @@ import {
   type ServerResult,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { identityOf } from './auth/resource-server.js';
 import type { ClientInfo, RequestContext } from './context.js';
 import type { Completer, ResourceListing } from './define-resource.js';
 import { errorMessage, ToolError } from './errors.js';
@@ -253,6 +254,7 @@ export class ClientSession implements KitSession {
       roots: () => this.roots(),
     };
     if (extra.sessionId) context.sessionId = extra.sessionId;
+    if (extra.http?.authInfo) context.auth = identityOf(extra.http.authInfo);
     return context;
   }
 

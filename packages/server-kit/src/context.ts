@@ -1,5 +1,6 @@
 import type { CreateMessageRequestParamsBase, CreateMessageResult, Root } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import type { AuthIdentity } from './auth/resource-server.js';
 import type { Logger } from './logger.js';
 
 export type { CreateMessageRequestParamsBase, CreateMessageResult, Root };
@@ -39,6 +40,8 @@ export interface RequestContext {
   client: ClientInfo;
   /** The transport's session id, when the transport has sessions (Streamable HTTP). */
   sessionId?: string;
+  /** The verified caller, when the server runs over HTTP as a protected resource (`serveHttp({ auth })`). */
+  auth?: AuthIdentity;
   /** The client's roots (kept up to date on change notifications); undefined when the client offers none. */
   roots(options?: AskOptions): Promise<Root[] | undefined>;
 }

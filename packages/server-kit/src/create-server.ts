@@ -75,6 +75,8 @@ export interface KitServer {
   readonly requestStateKeyIsRandom: boolean;
   /** The arguments of a tool that 2026-07-28 HTTP clients mirror into `Mcp-Param-*` headers (none for an unknown tool). */
   paramHeadersOf(toolName: string): readonly ParamHeader[];
+  /** The OAuth scopes a tool needs (`defineTool({ scopes })`), none for an unknown tool. */
+  scopesOf(toolName: string): readonly string[];
   /** Adds a tool and tells connected clients the list changed. */
   addTool(tool: AnyTool): void;
   /** Removes a tool by name and tells clients; false when there was none. */
@@ -175,6 +177,7 @@ export function createServer(options: ServerOptions): KitServer {
     },
     requestStateKeyIsRandom: stateKey.random,
     paramHeadersOf: (toolName) => registry.tools.get(toolName)?.paramHeaders ?? [],
+    scopesOf: (toolName) => registry.tools.get(toolName)?.definition.scopes ?? [],
     addNotifier(notifier) {
       notifiers.add(notifier);
       return () => notifiers.delete(notifier);

@@ -36,6 +36,11 @@ export interface ToolDefinition<
   output?: Output;
   /** Hints for clients: whether the tool reads only, destroys, is idempotent, reaches the open world. */
   annotations?: ToolAnnotations;
+  /**
+   * OAuth scopes a caller's token must grant to call the tool, when the server runs as a protected resource
+   * (`serveHttp({ auth })`); a call without them gets 403 `insufficient_scope`. Ignored on stdio and without `auth`.
+   */
+  scopes?: readonly string[];
   /** Character budget of the result's text and structured content together; defaults to the server's budget. */
   budget?: number;
   /** Budget of the result's binary data (images, audio, blobs) in base64 characters; 16 MiB by default. */

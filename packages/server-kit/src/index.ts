@@ -1,3 +1,4 @@
+export type { AuthIdentity, ResourceServerOptions } from './auth/resource-server.js';
 export type { BudgetedText } from './budget.js';
 export { budgetText, cutAtBoundary, truncationNote } from './budget.js';
 export type {

@@ -78,6 +78,27 @@ describe('parseServerCommand', () => {
     });
   });
 
+  it('reads --auth-* into resource-server options, with introspection credentials from the environment', () => {
+    const argv = ['--http', '9000', '--auth-issuer', 'https://login.example', '--auth-scope', 'a', '--auth-scope', 'b'];
+    expect(parseServerCommand(command, argv, { MCPKIT_TOKEN: 'ignored with auth' })).toMatchObject({
+      transport: { kind: 'http', auth: { issuer: 'https://login.example', scopes: ['a', 'b'] } },
+    });
+    const withAudience = [...argv, '--auth-audience', 'https://mcp.example/mcp'];
+    const environment = { MCPKIT_AUTH_CLIENT_ID: 'rs', MCPKIT_AUTH_CLIENT_SECRET: 'secret' };
+    const parsed = parseServerCommand(command, withAudience, environment);
+    expect(parsed).toMatchObject({
+      transport: {
+        auth: { audience: 'https://mcp.example/mcp', introspection: { clientId: 'rs', clientSecret: 'secret' } },
+      },
+    });
+    expect(parsed).not.toHaveProperty('transport.token');
+    expect(() => parseServerCommand(command, [...argv, '--token', 't'])).toThrow(/replaces --token/);
+    expect(() => parseServerCommand(command, ['--http', '9000', '--auth-scope', 'a'])).toThrow(/need --auth-issuer/);
+    expect(() => parseServerCommand(command, ['--auth-issuer', 'https://x.example'])).toThrow(/only apply with --http/);
+    expect(() => parseServerCommand(command, ['--http', '9000', '--auth-issuer', 'nope'])).toThrow(/takes a URL/);
+    expect(() => parseServerCommand(command, argv, { MCPKIT_AUTH_CLIENT_ID: 'rs' })).toThrow(/needs both/);
+  });
+
   it('returns the help and version texts instead of a parse', () => {
     expect(parseServerCommand(command, ['--help'])).toEqual({ exit: helpText(command) });
     expect(parseServerCommand(command, ['-v'])).toEqual({ exit: '1.2.3\n' });
@@ -167,6 +188,8 @@ describe('helpText', () => {
       '--max-rows N',
       '--http [HOST:]PORT',
       '--token TOKEN',
+      '--auth-issuer URL',
+      '--auth-scope SCOPE',
       '-h, --help',
       '-v, --version',
     ]) {

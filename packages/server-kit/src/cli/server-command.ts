@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { ResourceServerOptions } from '../auth/resource-server.js';
 import { errorMessage } from '../errors.js';
 import { type LogLevel, logLevels } from '../logger.js';
 import { UsageError } from './usage-error.js';
@@ -73,7 +74,15 @@ export interface ServerCommand<Flags extends Record<string, ServerFlag>> {
 /** Where to serve: stdio (the default) or Streamable HTTP. */
 export type TransportChoice =
   | { kind: 'stdio' }
-  | { kind: 'http'; host: string; port: number; token?: string; allowedOrigins?: string[]; stateless?: boolean };
+  | {
+      kind: 'http';
+      host: string;
+      port: number;
+      token?: string;
+      auth?: ResourceServerOptions;
+      allowedOrigins?: string[];
+      stateless?: boolean;
+    };
 
 /** A parsed command line that serves. */
 export interface ParsedServerCommand<Flags extends Record<string, ServerFlag>> {
@@ -102,6 +111,23 @@ export const commonFlags = {
     description: 'Require this bearer token over HTTP (or set MCPKIT_TOKEN)',
     valueName: 'TOKEN',
   },
+  'auth-issuer': {
+    type: 'string',
+    description:
+      'Accept only OAuth tokens from this authorization server over HTTP (checked by introspection when MCPKIT_AUTH_CLIENT_ID and MCPKIT_AUTH_CLIENT_SECRET are set)',
+    valueName: 'URL',
+  },
+  'auth-audience': {
+    type: 'string',
+    description: 'The URL clients reach this server at, which tokens must name (default: the --http address)',
+    valueName: 'URL',
+  },
+  'auth-scope': {
+    type: 'string',
+    multiple: true,
+    description: 'A scope every token must grant (repeatable)',
+    valueName: 'SCOPE',
+  },
   'allowed-origin': {
     type: 'string',
     multiple: true,
@@ -122,6 +148,34 @@ export const commonFlags = {
 export const subcommandFlags = {
   help: { type: 'boolean', short: 'h', description: 'Show this help and exit' },
 } satisfies Record<string, ServerFlag>;
+
+/** The resource-server options of `--auth-*`; introspection when the environment names a client for it. */
+function authOptions(
+  issuer: string,
+  values: Record<string, unknown>,
+  environment: Record<string, string | undefined>,
+): ResourceServerOptions {
+  for (const [flag, value] of [
+    ['--auth-issuer', issuer],
+    ['--auth-audience', values['auth-audience']],
+  ] as const) {
+    if (typeof value === 'string' && !URL.canParse(value))
+      throw new UsageError(`${flag} takes a URL; got ${JSON.stringify(value)}.`);
+  }
+  const audience = values['auth-audience'] as string | undefined;
+  const scopes = values['auth-scope'] as string[] | undefined;
+  const clientId = environment.MCPKIT_AUTH_CLIENT_ID;
+  const clientSecret = environment.MCPKIT_AUTH_CLIENT_SECRET;
+  if ((clientId === undefined) !== (clientSecret === undefined)) {
+    throw new UsageError('Token introspection needs both MCPKIT_AUTH_CLIENT_ID and MCPKIT_AUTH_CLIENT_SECRET.');
+  }
+  return {
+    issuer,
+    ...(audience ? { audience } : {}),
+    ...(scopes ? { scopes } : {}),
+    ...(clientId && clientSecret ? { introspection: { clientId, clientSecret } } : {}),
+  };
+}
 
 /** Reads `--http [host:]port`; the host defaults to loopback. */
 export function parseHttpAddress(value: string): { host: string; port: number } {
@@ -212,17 +266,30 @@ export function parseServerCommand<Flags extends Record<string, ServerFlag>>(
   }
   let transport: TransportChoice = { kind: 'stdio' };
   if (typeof values.http === 'string') {
-    const token = (values.token as string | undefined) ?? environment.MCPKIT_TOKEN;
+    const issuer = values['auth-issuer'] as string | undefined;
+    const token = (values.token as string | undefined) ?? (issuer ? undefined : environment.MCPKIT_TOKEN);
+    if (issuer && values.token !== undefined) throw new UsageError('--auth-issuer replaces --token: give one of them.');
+    if (!issuer && (values['auth-audience'] !== undefined || values['auth-scope'] !== undefined)) {
+      throw new UsageError('--auth-audience and --auth-scope need --auth-issuer.');
+    }
     const allowedOrigins = values['allowed-origin'] as string[] | undefined;
+    const auth = issuer ? authOptions(issuer, values, environment) : undefined;
     transport = {
       kind: 'http',
       ...parseHttpAddress(values.http),
       ...(token ? { token } : {}),
+      ...(auth ? { auth } : {}),
       ...(allowedOrigins ? { allowedOrigins } : {}),
       ...(values.stateless ? { stateless: true } : {}),
     };
-  } else if (values.token !== undefined || values.stateless !== undefined) {
-    throw new UsageError('--token and --stateless only apply with --http.');
+  } else if (
+    values.token !== undefined ||
+    values.stateless !== undefined ||
+    values['auth-issuer'] !== undefined ||
+    values['auth-audience'] !== undefined ||
+    values['auth-scope'] !== undefined
+  ) {
+    throw new UsageError('--token, --auth-* and --stateless only apply with --http.');
   }
   return { values: values as FlagValues<Flags>, positionals, transport, logLevel: logLevel as LogLevel };
 }

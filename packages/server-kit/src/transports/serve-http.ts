@@ -2,8 +2,14 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { isInitializeRequest } from '@modelcontextprotocol/server';
+import { type AuthInfo, isInitializeRequest } from '@modelcontextprotocol/server';
+import {
+  createResourceServerGate,
+  type ResourceServerGate,
+  type ResourceServerOptions,
+} from '../auth/resource-server.js';
 import type { KitServer } from '../create-server.js';
+import { KitError } from '../errors.js';
 import { checkParamHeaders, type ParamHeaderMismatch } from '../param-headers.js';
 import { cancelOnDisconnect } from './cancel-on-disconnect.js';
 import { type ConnectionGateOptions, createConnectionGate } from './connection-gate.js';
@@ -20,6 +26,12 @@ export interface HttpOptions {
   path?: string;
   /** Require `Authorization: Bearer <token>`; a missing or wrong one gets 401. */
   token?: string;
+  /**
+   * Serve as an OAuth protected resource: publish RFC 9728 metadata naming the authorization server, and accept only
+   * bearer tokens it issued for this server (JWTs checked against its keys, or introspection); 401 or 403 with a
+   * `WWW-Authenticate` challenge otherwise. Tools with `scopes` need those too. Not with `token`.
+   */
+  auth?: ResourceServerOptions;
   /** Origins allowed besides loopback ones; a foreign Origin gets 403 (DNS rebinding protection). */
   allowedOrigins?: string[];
   /** Host header values allowed besides loopback ones when bound to loopback. */
@@ -56,6 +68,13 @@ export interface HttpListening {
   closed: Promise<void>;
 }
 
+/** Sends a web `Response` (the SDK's OAuth challenges) on a Node response. */
+async function sendWebResponse(response: ServerResponse, answer: Response): Promise<void> {
+  if (response.headersSent) return;
+  response.writeHead(answer.status, Object.fromEntries(answer.headers));
+  response.end(await answer.text());
+}
+
 function sendJsonRpcError(response: ServerResponse, status: number, code: number, message: string, headers = {}) {
   if (response.headersSent) return;
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -78,6 +97,9 @@ function sendHeaderMismatch(response: ServerResponse, mismatch: ParamHeaderMisma
     }),
   );
 }
+
+/** A request the resource-server gate let through, with the verified token's information. */
+type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo };
 
 class BodyTooLargeError extends Error {}
 
@@ -129,6 +151,22 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
     evictIdleAfterMs: options.evictIdleAfterMs ?? 60_000,
   });
   const loopbackOnly = isLoopbackHost(host);
+  if (options.auth && options.token !== undefined) {
+    throw new KitError('INVALID_OPTIONS', 'serveHttp takes token or auth, not both: auth replaces the static token.');
+  }
+  if (options.auth && !options.auth.audience && (host === '0.0.0.0' || host === '::')) {
+    throw new KitError(
+      'INVALID_OPTIONS',
+      `Serving on ${host} with auth needs auth.audience: the public URL clients reach this server at, which tokens must name.`,
+    );
+  }
+  let gate: ResourceServerGate | undefined;
+  // Which caller opened each session: a session id is no credential, so another caller's token cannot use it.
+  const sessionOwners = new Map<string, string>();
+  const ownerOf = (request: IncomingMessage) => {
+    const auth = (request as AuthenticatedRequest).auth;
+    return auth ? JSON.stringify([auth.extra?.issuer, auth.clientId, auth.extra?.subject]) : '';
+  };
   if (!loopbackOnly && options.token === undefined) {
     // Not refused (a trusted network or a proxy in front may do the checking), but never silent.
     server.log.warning(
@@ -164,6 +202,16 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
     return declared.length === 0 ? undefined : checkParamHeaders(declared, params.arguments, headerValue);
   };
 
+  // A tools/call of a tool whose scopes the token lacks is refused before it runs, so the client can ask for them.
+  const scopesMissing = (body: unknown, auth: AuthInfo | undefined) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+    const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
+    const granted = new Set(auth?.scopes ?? []);
+    const scopes = server.scopesOf(params.name).filter((scope) => !granted.has(scope));
+    return scopes.length > 0 ? { scopes, tool: params.name } : undefined;
+  };
+
   const handleStateless = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const session = await server.connect(transport);
@@ -177,7 +225,9 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
-      if (!transport) return sendJsonRpcError(response, 404, -32001, 'Session not found: start a new session.');
+      if (!transport || (gate && sessionOwners.get(sessionId) !== ownerOf(request))) {
+        return sendJsonRpcError(response, 404, -32001, 'Session not found: start a new session.');
+      }
       cancelOnDisconnect(transport, response, body);
       await transport.handleRequest(request, response, body);
       return;
@@ -201,13 +251,17 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       onsessioninitialized: (id) => {
         added = true;
         sessions.add(id, transport);
+        if (gate) sessionOwners.set(id, ownerOf(request));
       },
       onsessionclosed: (id) => {
         sessions.forget(id);
+        sessionOwners.delete(id);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.forget(transport.sessionId);
+      if (!transport.sessionId) return;
+      sessions.forget(transport.sessionId);
+      sessionOwners.delete(transport.sessionId);
     };
     try {
       await server.connect(transport);
@@ -222,7 +276,8 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname !== path)
+    const metadataRequest = gate?.metadataPaths.includes(url.pathname) === true;
+    if (url.pathname !== path && !metadataRequest)
       return sendJsonRpcError(response, 404, -32000, `Not found: the MCP endpoint is ${path}.`);
     if (loopbackOnly && !isAllowedHost(request.headers.host, options.allowedHosts ?? [])) {
       return sendJsonRpcError(
@@ -232,6 +287,16 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
         'Forbidden: the Host header names a host this server does not serve.',
       );
     }
+    if (gate && metadataRequest) {
+      // Public and read by browser-based clients too, so any Origin may read it.
+      response.writeHead(request.method === 'GET' ? 200 : 405, {
+        'content-type': 'application/json',
+        'access-control-allow-origin': '*',
+        ...(request.method === 'GET' ? {} : { allow: 'GET' }),
+      });
+      response.end(request.method === 'GET' ? JSON.stringify(gate.metadata) : '');
+      return;
+    }
     const origin = request.headers.origin;
     if (origin !== undefined && !isAllowedOrigin(origin, options.allowedOrigins ?? [])) {
       return sendJsonRpcError(response, 403, -32000, 'Forbidden: requests from this Origin are not allowed.');
@@ -240,6 +305,12 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       return sendJsonRpcError(response, 401, -32000, 'Unauthorized: a valid bearer token is required.', {
         'www-authenticate': 'Bearer realm="mcp", error="invalid_token"',
       });
+    }
+    if (gate) {
+      const verdict = await gate.authenticate(request.headers.authorization);
+      if ('refusal' in verdict) return sendWebResponse(response, verdict.refusal);
+      // Where the SDK's transports read it from, to hand it to handlers as ctx.http.authInfo.
+      (request as AuthenticatedRequest).auth = verdict.auth;
     }
     // In use from the first byte: a session whose request is still sending its body is neither idle nor evictable.
     const sessionId = request.headers['mcp-session-id'];
@@ -273,6 +344,9 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
       mcpNameHeader: header(request, 'mcp-name'),
       body,
     });
+    const missingScopes = gate ? scopesMissing(body, (request as AuthenticatedRequest).auth) : undefined;
+    if (gate && missingScopes)
+      return sendWebResponse(response, gate.refuseScopes(missingScopes.scopes, missingScopes.tool));
     if (route.kind !== 'legacy') {
       const mismatch = paramHeaderMismatch(body, (name) => header(request, name));
       if (mismatch) return sendHeaderMismatch(response, mismatch, (body as { id?: unknown }).id);
@@ -333,6 +407,7 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
 
   const { port } = httpServer.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  if (options.auth) gate = createResourceServerGate(options.auth, `http://${urlHost}:${port}${path}`);
   return {
     url: `http://${urlHost}:${port}${path}`,
     port,
