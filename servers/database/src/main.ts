@@ -30,6 +30,11 @@ await runServerCommand(
     flags: {
       'allow-write': { type: 'boolean', description: 'Open the database for writing and offer the execute tool' },
       create: { type: 'boolean', description: 'Create an empty database when the file does not exist' },
+      'auth-write-scope': {
+        type: 'string',
+        valueName: 'SCOPE',
+        description: 'With --auth-issuer, the scope a token needs to call execute (database:write)',
+      },
       'max-rows': { type: 'integer', valueName: 'N', description: 'Rows one query returns at most (500)' },
       'timeout-ms': { type: 'integer', valueName: 'MS', description: 'Milliseconds a statement may run (5000)' },
     },
@@ -44,6 +49,7 @@ await runServerCommand(
     return createDatabaseServer({
       file: positionals[0] as string,
       allowWrite: values['allow-write'] === true,
+      ...(values['auth-write-scope'] ? { writeScope: values['auth-write-scope'] } : {}),
       create: values.create === true,
       limits: { ...(maxRows ? { maxRows } : {}), ...(timeoutMs ? { timeoutMs } : {}) },
       logLevel,

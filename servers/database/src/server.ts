@@ -25,6 +25,11 @@ export interface DatabaseServerOptions {
   engine?: DatabaseEngine;
   /** Offer the execute tool and open the database for writing (default: read-only). */
   allowWrite?: boolean;
+  /**
+   * The OAuth scope a token needs to call execute when the server runs as a protected resource over HTTP (default
+   * `database:write`); reads need only what every request needs.
+   */
+  writeScope?: string;
   /** Create an empty SQLite database when the file does not exist. */
   create?: boolean;
   /** Caps of results and statements; each cut result says how to get more. */
@@ -74,7 +79,7 @@ export async function createDatabaseServer(options: DatabaseServerOptions): Prom
       `The ${engine.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database ${engine.label}. Learn the schema with list_tables and ` +
       'describe_table, read with query (one statement, values in params, capped rows), check plans with explain_query' +
       (writable ? ', change data with execute.' : '. This server is read-only.'),
-    tools: writable ? [...reading, execute(dependencies)] : reading,
+    tools: writable ? [...reading, execute(dependencies, options.writeScope ?? 'database:write')] : reading,
     resources: [schemaResource(dependencies), tableResources(dependencies)],
     prompts: [exploreDatabasePrompt(dependencies), writeQueryPrompt(dependencies)],
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),

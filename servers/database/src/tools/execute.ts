@@ -6,8 +6,11 @@ import { queryResultText } from '../result-text.js';
 import { destructiveReason } from '../statement-safety.js';
 import { statementParameters, statementSql } from './schemas.js';
 
-/** The execute tool (only with --allow-write): one write statement, confirmed by the user when it destroys data. */
-export function execute({ engine, limits }: DatabaseDependencies) {
+/**
+ * The execute tool (only with --allow-write): one write statement, confirmed by the user when it destroys data; over
+ * HTTP as a protected resource, only for tokens that grant `writeScope`.
+ */
+export function execute({ engine, limits }: DatabaseDependencies, writeScope: string) {
   return defineTool({
     name: 'execute',
     title: 'Run a write statement',
@@ -17,6 +20,7 @@ export function execute({ engine, limits }: DatabaseDependencies) {
       'ask the user to confirm first when the client can ask. Use query for reads.',
     input: z.object({ sql: statementSql, params: statementParameters }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    scopes: [writeScope],
     budget: limits.resultChars,
     async handler({ sql, params }, context) {
       const reason = destructiveReason(sql);
