@@ -1,10 +1,12 @@
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureNpmTool } from '../../../scripts/tools/ensure-node22.mjs';
+import { freePort } from '../../../scripts/tools/free-port.mjs';
 import type { ServerConfig } from '../src/config/server-config.js';
 import type { ToolProgress } from '../src/connection/server-connection.js';
 import { connectHost } from '../src/host.js';
@@ -123,6 +125,59 @@ describe('@modelcontextprotocol/server-everything (2025-11-25 era)', () => {
     const prompt = await connection?.getPrompt('resource-prompt', { resourceType: 'Text', resourceId: '2' });
     const parts = contentBlockParts(prompt?.messages.map((message) => message.content) ?? []);
     expect(parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n')).toContain('Resource 2:');
+  });
+});
+
+describe('@modelcontextprotocol/server-everything over HTTP (a 1.x SDK server)', () => {
+  /** Starts the server with one of its HTTP transports on a free port; resolves once it listens. */
+  async function listening(transport: 'streamableHttp' | 'sse'): Promise<{ port: number; child: ChildProcess }> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [everythingBin, transport], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    while (!/listening on port|running on port/i.test(output)) {
+      await Promise.race([once(child.stderr as NodeJS.ReadableStream, 'data'), once(child, 'exit')]);
+      if (child.exitCode !== null) throw new Error(`server-everything ${transport} exited: ${output}`);
+    }
+    return { port, child };
+  }
+
+  it('falls back to the 2025-11-25 handshake over Streamable HTTP, and to the HTTP+SSE transport', async () => {
+    const streamable = await listening('streamableHttp');
+    const sse = await listening('sse');
+    try {
+      const http = (name: string, url: string): ServerConfig => ({
+        ...everythingServer(),
+        name,
+        transport: { kind: 'http', url, headers: {}, mode: 'auto' },
+      });
+      await using host = await connectHost(
+        {
+          servers: [
+            http('streamable', `http://127.0.0.1:${streamable.port}/mcp`),
+            http('sse', `http://127.0.0.1:${sse.port}/sse`),
+          ],
+        },
+        { log: () => {} },
+      );
+      expect(host.failures).toEqual([]);
+      expect(host.connection('streamable')?.protocol).toEqual({
+        era: 'legacy',
+        version: '2025-11-25',
+        transport: 'streamable-http',
+      });
+      expect(host.connection('sse')?.protocol).toEqual({ era: 'legacy', version: '2025-11-25', transport: 'sse' });
+      expect(textOf(await host.call('streamable', 'echo', { message: 'over http' }))).toBe('Echo: over http');
+      expect(textOf(await host.call('sse', 'echo', { message: 'over sse' }))).toBe('Echo: over sse');
+    } finally {
+      streamable.child.kill();
+      sse.child.kill();
+    }
   });
 });
 
