@@ -19,6 +19,16 @@ function echoServer(name: string) {
         input: z.object({ text: z.string() }),
         handler: ({ text }) => `${name}: ${text}`,
       }),
+      defineTool({
+        name: 'ask_twice',
+        description: 'Asks for a name, then for a colour.',
+        handler: async (_input, { elicit }) => {
+          const first = await elicit('Your name?', z.object({ name: z.string() }));
+          const second = await elicit('Your colour?', z.object({ colour: z.string() }));
+          if (first.action !== 'accept' || second.action !== 'accept') return 'declined';
+          return `${first.content.name} likes ${second.content.colour}`;
+        },
+      }),
     ],
   });
 }
@@ -112,6 +122,31 @@ describe('connecting HTTP servers', () => {
       }
     } finally {
       await connection.close();
+    }
+  });
+
+  it('answers the forms of a modern-era server (input_required rounds over HTTP) with the host elicit handler', async () => {
+    const kit = echoServer('modern');
+    const listening = await serveHttp(kit, { port: 0 });
+    const asked: string[] = [];
+    try {
+      await using host = await connectHost(
+        { servers: [httpServer('modern', listening.url)] },
+        {
+          log: () => {},
+          elicit: async (request) => {
+            asked.push(request.message);
+            const field = Object.keys(request.schema.properties ?? {})[0] ?? 'value';
+            return { action: 'accept', content: { [field]: field === 'name' ? 'Ada' : 'teal' } };
+          },
+        },
+      );
+      expect(host.connection('modern')?.protocol?.era).toBe('modern');
+      expect(textOf(await host.call('modern', 'ask_twice', {}))).toBe('Ada likes teal');
+      expect(asked).toEqual(['Your name?', 'Your colour?']);
+    } finally {
+      await listening.close();
+      await kit.close();
     }
   });
 
