@@ -22,7 +22,7 @@ export interface ConnectClientOptions {
    * connecting skips the probe.
    */
   prior?: PriorDiscovery;
-  /** Wraps the fetch of HTTP transports (the conformance command answers a mock's missing discover with it). */
+  /** Replaces the global fetch of HTTP transports (a proxy agent, or a test that stands in for part of a server). */
   fetch?: typeof fetch;
   /** Called when the server says its tools, prompts or resources changed. */
   onListChanged(): void;

@@ -46,7 +46,7 @@ export interface ConnectionOptions {
   handlers: ClientRequestHandlers;
   /** The host's name and version sent at initialization. */
   clientInfo?: { name: string; version: string };
-  /** Replaces the fetch of HTTP transports (the conformance command answers a mock's missing discover with it). */
+  /** Replaces the global fetch of HTTP transports (a proxy agent, or a test that stands in for part of a server). */
   fetch?: typeof fetch;
   restart?: Partial<RestartPolicy>;
   /** Called when the state or the lists of tools, prompts or resources change; read them from the connection. */
