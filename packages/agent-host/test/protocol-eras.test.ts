@@ -47,12 +47,21 @@ describe('protocol eras on stdio', () => {
   it('starts a server that exits on the probe again, straight into the 2025-11-25 handshake', async () => {
     const starts = join(mkdtempSync(join(tmpdir(), 'mcpkit-eras-')), 'starts');
     const log = collectLog();
-    await using host = await connectHost({ servers: [legacyServer('strict', 'exit', starts)] }, { log: log.sink });
+    await using host = await connectHost(
+      { servers: [legacyServer('strict', 'exit', starts)] },
+      { log: log.sink, restart: { initialDelayMs: 50 } },
+    );
     expect(host.failures).toEqual([]);
     expect(host.connection('strict')?.protocol?.era).toBe('legacy');
     expect(textOf(await host.call('strict', 'echo', { text: 'again' }))).toBe('legacy: again');
     expect(readFileSync(starts, 'utf8')).toBe('start\nstart\n');
     expect(log.lines.some((line) => line.includes('exited on the server/discover probe'))).toBe(true);
+
+    // A restart goes straight to the handshake: one start, no second probe.
+    await host.call('strict', 'crash', {});
+    await expect.poll(() => host.connection('strict')?.restarts, { timeout: 10_000 }).toBe(1);
+    expect(readFileSync(starts, 'utf8')).toBe('start\nstart\nstart\n');
+    expect(textOf(await host.call('strict', 'echo', { text: 'after' }))).toBe('legacy: after');
   });
 
   it('does not count the time a person takes to answer a form as the silence of a call, in the modern era', async () => {
