@@ -68,9 +68,12 @@ describe.skipIf(!built)('mcpkit-host run against the reference servers', () => {
     );
     const result = await run(['run', '--model', 'scripted:script.json', 'What do the servers hold?']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/✓ db\.query \(\d+ ms\)/);
-    expect(result.stderr).toMatch(/✓ files\.read_text_file \(\d+ ms\) The launch code word is heliotrope\./);
-    expect(result.stderr).toMatch(/✓ search\.search \(\d+ ms\)/);
+    // A call past a second is shown in seconds (1.2 s), which a loaded machine reaches.
+    expect(result.stderr).toMatch(/✓ db\.query \((\d+ ms|\d+\.\d s)\)/);
+    expect(result.stderr).toMatch(
+      /✓ files\.read_text_file \((\d+ ms|\d+\.\d s)\) The launch code word is heliotrope\./,
+    );
+    expect(result.stderr).toMatch(/✓ search\.search \((\d+ ms|\d+\.\d s)\)/);
     expect(result.stdout).toMatch(/^Here is what I found:\n/);
     expect(result.stdout).toContain('| 8 |');
     expect(result.stdout).toContain('The launch code word is heliotrope.');
