@@ -1,17 +1,4 @@
 import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  SetLevelRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/core';
-import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   type ClientCapabilities,
@@ -26,6 +13,8 @@ import {
   type ServerNotification,
   type ServerOptions,
   type ServerResult,
+  type SpecTypes,
+  specTypeSchemas,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { identityOf } from './auth/resource-server.js';
@@ -54,6 +43,22 @@ function envelopeOf(context: ServerContext): Record<string, unknown> | undefined
 
 /** Params as the SDK hands them over, checked by the kit itself (the SDK's own check answers with a zod dump). */
 const anyParams = z.looseObject({});
+
+/** The method of each request type the kit answers. */
+const requestMethods = {
+  SetLevelRequest: 'logging/setLevel',
+  CompleteRequest: 'completion/complete',
+  ListToolsRequest: 'tools/list',
+  CallToolRequest: 'tools/call',
+  ListResourcesRequest: 'resources/list',
+  ListResourceTemplatesRequest: 'resources/templates/list',
+  ReadResourceRequest: 'resources/read',
+  SubscribeRequest: 'resources/subscribe',
+  UnsubscribeRequest: 'resources/unsubscribe',
+  ListPromptsRequest: 'prompts/list',
+  GetPromptRequest: 'prompts/get',
+} as const;
+type RequestTypeName = keyof typeof requestMethods;
 
 /** One client's session with the server, as its author sees it. */
 export interface KitSession {
@@ -311,29 +316,28 @@ export class ClientSession implements KitSession {
    * what is wrong. Registered with the SDK directly, a request failing the SDK's schema would come back as an internal
    * error (-32603) carrying a dump of zod issues, as if the server had failed.
    */
-  private handle<Schema extends z.ZodObject<{ method: z.ZodLiteral<string> }>>(
-    schema: Schema,
-    handler: (request: z.output<Schema>, extra: Extra) => ServerResult | Promise<ServerResult>,
+  private handle<Name extends RequestTypeName>(
+    typeName: Name,
+    handler: (request: SpecTypes[Name], extra: Extra) => ServerResult | Promise<ServerResult>,
     isPlain?: (params: unknown) => boolean,
   ): void {
-    const method = schema.shape.method;
-    this.server.setRequestHandler(method.value, { params: anyParams }, (params, extra) => {
+    // The SDK's own lazily built schema of the request type (no second copy of the spec's schemas is loaded).
+    const schema = specTypeSchemas[typeName]['~standard'];
+    const method = requestMethods[typeName];
+    this.server.setRequestHandler(method, { params: anyParams }, (params, extra) => {
       // The common shape skips the schema (a full parse per call); anything else gets it, and its readable errors.
-      if (isPlain?.(params)) return handler({ method: method.value, params } as z.output<Schema>, extra);
-      const parsed = schema.safeParse({ method: method.value, params });
-      if (!parsed.success) {
-        throw new RequestError(
-          ErrorCode.InvalidParams,
-          `Invalid ${method.value} request: ${describeIssues(parsed.error)}.`,
-        );
+      if (isPlain?.(params)) return handler({ method, params } as SpecTypes[Name], extra);
+      const checked = schema.validate({ method, params });
+      if (checked.issues) {
+        throw new RequestError(ErrorCode.InvalidParams, `Invalid ${method} request: ${describeIssues(checked)}.`);
       }
-      return handler(parsed.data, extra);
+      return handler(checked.value as SpecTypes[Name], extra);
     });
   }
 
   private registerHandlers(capabilities: ServerCapabilities): void {
     if (this.era === 'legacy') {
-      this.handle(SetLevelRequestSchema, (request) => {
+      this.handle('SetLevelRequest', (request) => {
         this.logLevel = request.params.level;
         return {};
       });
@@ -342,7 +346,7 @@ export class ClientSession implements KitSession {
     if (capabilities.resources) this.registerResourceHandlers();
     if (capabilities.prompts) this.registerPromptHandlers();
     if (capabilities.completions) {
-      this.handle(CompleteRequestSchema, async (request) => {
+      this.handle('CompleteRequest', async (request) => {
         const { ref, argument, context } = request.params;
         const completer = this.findCompleter(ref as { type: string; name?: string; uri?: string }, argument.name);
         const values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {} }) : [];
@@ -354,7 +358,7 @@ export class ClientSession implements KitSession {
 
   private registerToolHandlers(): void {
     const { registry } = this.owner;
-    this.handle(ListToolsRequestSchema, (request) =>
+    this.handle('ListToolsRequest', (request) =>
       this.page(
         'tools',
         Array.from(registry.tools.values(), (tool) => tool.listing),
@@ -362,7 +366,7 @@ export class ClientSession implements KitSession {
       ),
     );
     this.handle(
-      CallToolRequestSchema,
+      'CallToolRequest',
       (request, extra) => {
         const registered = registry.tools.get(request.params.name);
         if (!registered) throw new RequestError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
@@ -393,7 +397,7 @@ export class ClientSession implements KitSession {
 
   private registerResourceHandlers(): void {
     const { registry } = this.owner;
-    this.handle(ListResourcesRequestSchema, async (request, extra) => {
+    this.handle('ListResourcesRequest', async (request, extra) => {
       const context = this.requestContext(extra);
       const listed: ResourceListing[] = Array.from(registry.resources.values(), (resource) => resource.listing);
       for (const template of registry.templates.values()) {
@@ -401,14 +405,14 @@ export class ClientSession implements KitSession {
       }
       return this.page('resources', listed, request.params?.cursor);
     });
-    this.handle(ListResourceTemplatesRequestSchema, (request) =>
+    this.handle('ListResourceTemplatesRequest', (request) =>
       this.page(
         'resourceTemplates',
         Array.from(registry.templates.values(), (template) => template.listing),
         request.params?.cursor,
       ),
     );
-    this.handle(ReadResourceRequestSchema, (request, extra) => {
+    this.handle('ReadResourceRequest', (request, extra) => {
       const { uri } = request.params;
       if (this.era === 'legacy') return readResource(registry, uri, this.requestContext(extra), this.owner.log);
       // A modern client has no session to remember roots by: a read that needs them asks within the request.
@@ -427,11 +431,11 @@ export class ClientSession implements KitSession {
       });
     });
     if (this.era === 'modern') return;
-    this.handle(SubscribeRequestSchema, (request) => {
+    this.handle('SubscribeRequest', (request) => {
       this.subscriptions.add(request.params.uri);
       return {};
     });
-    this.handle(UnsubscribeRequestSchema, (request) => {
+    this.handle('UnsubscribeRequest', (request) => {
       this.subscriptions.delete(request.params.uri);
       return {};
     });
@@ -439,14 +443,14 @@ export class ClientSession implements KitSession {
 
   private registerPromptHandlers(): void {
     const { registry } = this.owner;
-    this.handle(ListPromptsRequestSchema, (request) =>
+    this.handle('ListPromptsRequest', (request) =>
       this.page(
         'prompts',
         Array.from(registry.prompts.values(), (prompt) => prompt.listing),
         request.params?.cursor,
       ),
     );
-    this.handle(GetPromptRequestSchema, (request, extra) => {
+    this.handle('GetPromptRequest', (request, extra) => {
       const { name, arguments: args } = request.params;
       if (this.era === 'legacy') {
         const context = createToolContext(this.requestContext(extra), extra, this);

@@ -19,12 +19,17 @@ export function objectJsonSchema(schema: z.ZodObject, io: 'input' | 'output'): O
   return { ...rest, type: 'object' };
 }
 
-/** One readable sentence listing what is wrong with a value, from a zod error. */
-export function describeIssues(error: z.ZodError): string {
+/** One readable sentence listing what is wrong with a value, from a zod error or a Standard Schema result. */
+export function describeIssues(error: {
+  readonly issues: readonly {
+    readonly message: string;
+    readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+  }[];
+}): string {
   return error.issues
     .map((issue) => {
-      const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
-      return `${where}: ${issue.message}`;
+      const path = (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part));
+      return `${path.length > 0 ? path.join('.') : '(root)'}: ${issue.message}`;
     })
     .join('; ');
 }

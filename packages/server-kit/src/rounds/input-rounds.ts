@@ -1,10 +1,4 @@
 import {
-  CreateMessageResultSchema,
-  CreateMessageResultWithToolsSchema,
-  ElicitResultSchema,
-  ListRootsResultSchema,
-} from '@modelcontextprotocol/core';
-import {
   type ClientCapabilities,
   type CreateMessageRequestParams,
   type CreateMessageResult,
@@ -18,8 +12,9 @@ import {
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
+  type StandardSchemaV1Sync,
+  specTypeSchemas,
 } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
 import { ToolError } from '../errors.js';
 import { digest } from './digest.js';
 import { InputPending } from './input-pending.js';
@@ -96,7 +91,7 @@ export interface InputRounds {
 interface Ask {
   kind: AskKind;
   request: InputRequest;
-  schema: z.ZodType;
+  schema: StandardSchemaV1Sync;
   capability: keyof ClientCapabilities;
   options?: AskOptions;
 }
@@ -193,12 +188,12 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
         if (dropped.has(key)) return fail(invalidAnswer(key, ask.kind, 'it is not an object'));
         const answer = responses?.[key];
         if (answer !== undefined) {
-          const parsed = ask.schema.safeParse(answer);
-          if (!parsed.success) {
-            return fail(invalidAnswer(key, ask.kind, parsed.error.issues.map((issue) => issue.message).join('; ')));
+          const checked = ask.schema['~standard'].validate(answer);
+          if (checked.issues) {
+            return fail(invalidAnswer(key, ask.kind, checked.issues.map((issue) => issue.message).join('; ')));
           }
-          recorded.set(key, { question, answer: parsed.data });
-          return Promise.resolve(parsed.data);
+          recorded.set(key, { question, answer: checked.value });
+          return Promise.resolve(checked.value);
         }
         if (!request.clientCapabilities?.[ask.capability]) {
           // The 2026-07-28 rule (SEP-2575): a request that needs a capability its _meta does not declare is refused
@@ -225,7 +220,7 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
           ask({
             kind: 'elicit',
             request: inputRequired.elicit({ mode: 'form', ...params }),
-            schema: ElicitResultSchema,
+            schema: specTypeSchemas.ElicitResult,
             capability: 'elicitation',
             ...(askOptions ? { options: askOptions } : {}),
           }) as Promise<ElicitResult>,
@@ -233,7 +228,7 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
           ask({
             kind: 'sample',
             request: inputRequired.createMessage(params),
-            schema: params.tools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema,
+            schema: params.tools ? specTypeSchemas.CreateMessageResultWithTools : specTypeSchemas.CreateMessageResult,
             capability: 'sampling',
             ...(askOptions ? { options: askOptions } : {}),
           }) as Promise<CreateMessageResult>,
@@ -241,7 +236,7 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
           ask({
             kind: 'roots',
             request: inputRequired.listRoots(),
-            schema: ListRootsResultSchema,
+            schema: specTypeSchemas.ListRootsResult,
             capability: 'roots',
             ...(askOptions ? { options: askOptions } : {}),
           }) as Promise<ListRootsResult>,

@@ -1,7 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { serializeMessage } from '@modelcontextprotocol/server';
+import { serializeMessage, specTypeSchemas } from '@modelcontextprotocol/server';
 
 /** The default limit of one stdio message, in bytes: 10 MiB, as in the SDK. */
 export const defaultMaxMessageBytes = 10 * 1024 * 1024;
@@ -125,8 +124,8 @@ export class StdioTransport implements Transport {
       this.answerError(null, -32600, 'Batches are not supported: send one JSON-RPC message per line.', 'a batch');
       return;
     }
-    const checked = JSONRPCMessageSchema.safeParse(parsed);
-    if (!checked.success) {
+    const checked = specTypeSchemas.JSONRPCMessage['~standard'].validate(parsed);
+    if (checked.issues) {
       const object = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
       const id = typeof object?.id === 'string' || typeof object?.id === 'number' ? object.id : null;
       const problem = `a message that is not JSON-RPC 2.0: ${preview(line)}`;
@@ -138,7 +137,8 @@ export class StdioTransport implements Transport {
       this.answerError(id, -32600, 'Invalid request: the message is not a JSON-RPC 2.0 request.', problem);
       return;
     }
-    this.onmessage?.(checked.data as JSONRPCMessage);
+    // The message as it came, not the schema's copy: the protocol layer reads wire-only members the schema drops.
+    this.onmessage?.(parsed as JSONRPCMessage);
   }
 
   /** Answers a line that could not be delivered with a JSON-RPC error, and reports it through `onerror`. */
