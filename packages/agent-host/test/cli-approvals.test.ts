@@ -28,7 +28,7 @@ describe('approvals on the command line', () => {
     });
     const result = await cli(['chat', '-m', 'scripted:script.json', '-q'], {
       cwd,
-      input: 'Clean up the subscriptions.\na\nn\n/exit\n',
+      input: 'Clean up the subscriptions.\na\nn\n/tools\n/exit\n',
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('Connected: 66 tools (tool search on: the model finds them with search_tools).');
@@ -43,6 +43,11 @@ describe('approvals on the command line', () => {
     expect(result.stdout).toContain(
       'Not run: the user declined this call of payments/create_invoice. Ask the user before trying it again.',
     );
+    // /tools marks the tools the model has now: those it called (loaded), not the other 64.
+    expect(result.stdout).toContain('Tool search is on: the model finds tools with search_tools; * marks');
+    expect(result.stdout).toContain('* payments__delete_subscription  Delete a subscription permanently.');
+    expect(result.stdout).toContain('  payments__list_invoice  List the invoices of an account');
+    expect(result.stdout.match(/^\* /gm)).toHaveLength(2);
   });
 
   it('run refuses such tools with a sentence the model reads, unless --approve or the config allows them', async () => {

@@ -6,6 +6,7 @@ import { createAgent } from '../../loop/agent.js';
 import { contentBlockParts } from '../../loop/tool-content.js';
 import type { ContentPart } from '../../models/messages.js';
 import { expandUriTemplate, templateVariables } from '../../resources/uri-template.js';
+import type { ToolSelection } from '../../tool-search/tool-selection.js';
 import type { ParsedCommand } from '../arguments.js';
 import { openCommandContext } from '../command-context.js';
 import { confirmToolCall } from '../interactive.js';
@@ -68,13 +69,27 @@ async function attach(host: Host, target: string | undefined, pairs: string[], a
   writeError(`Attached ${uri} to your next message.\n`);
 }
 
+/** `/tools`: every tool; with tool search on, the ones the model has now (pinned or loaded) are marked `*`. */
+function listTools(host: Host, tools: ToolSelection): void {
+  const offered = tools.searching ? new Set(tools.offered().map((entry) => entry.modelName)) : undefined;
+  if (offered) writeOut('Tool search is on: the model finds tools with search_tools; * marks the ones it has now.\n');
+  for (const entry of host.registry.list()) {
+    const mark = offered ? (offered.has(entry.modelName) ? '* ' : '  ') : '';
+    writeOut(`${mark}${entry.modelName}  ${entry.definition.description ?? ''}\n`);
+  }
+}
+
 /** Turns a command of the chat into what to send next, or undefined when it was handled here. */
-async function slashCommand(host: Host, line: string, attachments: ContentPart[]): Promise<ContentPart[] | undefined> {
+async function slashCommand(
+  host: Host,
+  tools: ToolSelection,
+  line: string,
+  attachments: ContentPart[],
+): Promise<ContentPart[] | undefined> {
   const [command, ...rest] = line.trim().split(/\s+/);
   if (command === '/help') writeOut(help);
-  else if (command === '/tools') {
-    for (const entry of host.registry.list()) writeOut(`${entry.modelName}  ${entry.definition.description ?? ''}\n`);
-  } else if (command === '/prompts') {
+  else if (command === '/tools') listTools(host, tools);
+  else if (command === '/prompts') {
     for (const connection of host.connections) {
       for (const prompt of connection.prompts) {
         const args = (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required ? '' : '?'}=…`);
@@ -158,7 +173,7 @@ export async function chatCommand(parsed: ParsedCommand): Promise<number> {
       let content: ContentPart[] = [{ type: 'text', text: line }];
       if (line.startsWith('/')) {
         try {
-          const fromPrompt = await slashCommand(context.host, line, attachments);
+          const fromPrompt = await slashCommand(context.host, agent.tools, line, attachments);
           if (!fromPrompt) continue;
           content = fromPrompt;
         } catch (error) {
