@@ -23,13 +23,14 @@ const servers = (catalog() as Array<{ server: string }>).map(
   }),
 );
 
-/** The generated servers' processes: pid and process group, from ps. */
+/** This test's generated servers (children of this process; other test files may run theirs at the same time). */
 function serverProcesses(): Array<{ pid: number; group: number }> {
-  const lines = execFileSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' }).split('\n');
+  const lines = execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,args='], { encoding: 'utf8' }).split('\n');
   return lines
     .filter((line) => line.includes(serverFile))
-    .map((line) => line.trim().split(/\s+/))
-    .map(([pid, group]) => ({ pid: Number(pid), group: Number(group) }));
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .filter(([, parent]) => parent === process.pid)
+    .map(([pid, , group]) => ({ pid: pid ?? 0, group: group ?? 0 }));
 }
 
 let host: Host;
