@@ -17,7 +17,7 @@ import {
   specTypeSchemas,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { identityOf } from './auth/resource-server.js';
+import { identityOf } from './auth/identity.js';
 import type { ClientInfo, RequestContext } from './context.js';
 import type { Completer, ResourceListing } from './define-resource.js';
 import { errorMessage, ToolError } from './errors.js';

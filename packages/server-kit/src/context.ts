@@ -1,6 +1,6 @@
 import type { CreateMessageRequestParamsBase, CreateMessageResult, Root } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { AuthIdentity } from './auth/resource-server.js';
+import type { AuthIdentity } from './auth/identity.js';
 import type { Logger } from './logger.js';
 
 export type { CreateMessageRequestParamsBase, CreateMessageResult, Root };

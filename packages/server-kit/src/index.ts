@@ -1,4 +1,5 @@
-export type { AuthIdentity, ResourceServerOptions } from './auth/resource-server.js';
+export type { AuthIdentity } from './auth/identity.js';
+export type { ResourceServerOptions } from './auth/resource-server.js';
 export type { BudgetedText } from './budget.js';
 export { budgetText, cutAtBoundary, truncationNote } from './budget.js';
 export type {

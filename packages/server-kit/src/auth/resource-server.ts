@@ -20,18 +20,6 @@ export interface ResourceServerOptions extends Omit<TokenVerifierOptions, 'audie
   resourceName?: string;
 }
 
-/** The verified caller of a request, as handlers see it in `ctx.auth`. */
-export interface AuthIdentity {
-  /** The token's subject (the user, or the client for client-credentials tokens), when the token names one. */
-  subject?: string;
-  /** The OAuth client the token was issued to. */
-  clientId: string;
-  /** The scopes the token grants. */
-  scopes: string[];
-  /** When the token expires, in seconds since the epoch. */
-  expiresAt?: number;
-}
-
 /** What a protected endpoint checks, and how it answers when a check fails. */
 export interface ResourceServerGate {
   /** The RFC 9728 metadata paths this server answers (the root one and the endpoint-suffixed one). */
@@ -42,17 +30,6 @@ export interface ResourceServerGate {
   authenticate(authorization: string | undefined): Promise<{ auth: AuthInfo } | { refusal: Response }>;
   /** The 403 `insufficient_scope` answer for a call that needs scopes the token lacks. */
   refuseScopes(needed: readonly string[], toolName: string): Response;
-}
-
-/** The identity of an `AuthInfo` the gate produced, without the token itself. */
-export function identityOf(auth: AuthInfo): AuthIdentity {
-  const subject = auth.extra?.subject;
-  return {
-    ...(typeof subject === 'string' ? { subject } : {}),
-    clientId: auth.clientId,
-    scopes: [...auth.scopes],
-    ...(auth.expiresAt !== undefined ? { expiresAt: auth.expiresAt } : {}),
-  };
 }
 
 /** Creates the gate of a protected endpoint served at `endpointUrl`. */

@@ -3,11 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { type AuthInfo, isInitializeRequest } from '@modelcontextprotocol/server';
-import {
-  createResourceServerGate,
-  type ResourceServerGate,
-  type ResourceServerOptions,
-} from '../auth/resource-server.js';
+import type { ResourceServerGate, ResourceServerOptions } from '../auth/resource-server.js';
 import type { KitServer } from '../create-server.js';
 import { KitError } from '../errors.js';
 import { checkParamHeaders, type ParamHeaderMismatch } from '../param-headers.js';
@@ -161,6 +157,8 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
     );
   }
   let gate: ResourceServerGate | undefined;
+  // Loaded only with auth: servers that check no tokens do not load the JWT library.
+  const resourceServer = options.auth ? await import('../auth/resource-server.js') : undefined;
   // Which caller opened each session: a session id is no credential, so another caller's token cannot use it.
   const sessionOwners = new Map<string, string>();
   const ownerOf = (request: IncomingMessage) => {
@@ -306,6 +304,7 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
         'www-authenticate': 'Bearer realm="mcp", error="invalid_token"',
       });
     }
+    if (options.auth && !gate) return sendJsonRpcError(response, 503, -32000, 'Starting: retry in a moment.');
     if (gate) {
       const verdict = await gate.authenticate(request.headers.authorization);
       if ('refusal' in verdict) return sendWebResponse(response, verdict.refusal);
@@ -407,7 +406,9 @@ export async function serveHttp(server: KitServer, options: HttpOptions = {}): P
 
   const { port } = httpServer.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  if (options.auth) gate = createResourceServerGate(options.auth, `http://${urlHost}:${port}${path}`);
+  // Set in the same turn as the listen callback's: no request is handled before the gate exists.
+  if (options.auth && resourceServer)
+    gate = resourceServer.createResourceServerGate(options.auth, `http://${urlHost}:${port}${path}`);
   return {
     url: `http://${urlHost}:${port}${path}`,
     port,
