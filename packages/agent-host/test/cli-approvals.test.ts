@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { cli, workspace } from './cli-helpers.js';
 import { fixturePath } from './helpers.js';
 
-// Two generated servers: 66 tools, so tool search is on (auto) and the CLI's approval policy applies.
-const generated = (name: string, extra: Record<string, unknown> = {}) => ({
-  command: process.execPath,
-  args: [fixturePath('many-tools/server.mjs'), name],
-  ...extra,
-});
-const config = (crm: Record<string, unknown> = {}) => ({
-  mcpServers: { payments: generated('payments'), crm: generated('crm', crm) },
+// One generated server (33 tools) per run keeps the test quick; --tool-search always turns search on below 40 tools.
+const config = (approve?: Record<string, string>) => ({
+  mcpServers: {
+    payments: {
+      command: process.execPath,
+      args: [fixturePath('many-tools/server.mjs'), 'payments'],
+      ...(approve ? { approve } : {}),
+    },
+  },
 });
 
 describe('approvals on the command line', () => {
@@ -26,12 +27,12 @@ describe('approvals on the command line', () => {
         { text: '{{tool_results}}' },
       ],
     });
-    const result = await cli(['chat', '-m', 'scripted:script.json', '-q'], {
+    const result = await cli(['chat', '-m', 'scripted:script.json', '-q', '--tool-search', 'always'], {
       cwd,
       input: 'Clean up the subscriptions.\na\nn\n/tools\n/exit\n',
     });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('Connected: 66 tools (tool search on: the model finds them with search_tools).');
+    expect(result.stderr).toContain('Connected: 33 tools (tool search on: the model finds them with search_tools).');
     expect(result.stderr).toContain(
       '[payments] tool delete_subscription may change or delete things. It would run with:',
     );
@@ -43,7 +44,7 @@ describe('approvals on the command line', () => {
     expect(result.stdout).toContain(
       'Not run: the user declined this call of payments/create_invoice. Ask the user before trying it again.',
     );
-    // /tools marks the tools the model has now: those it called (loaded), not the other 64.
+    // /tools marks the tools the model has now: those it called (loaded), not the other 31.
     expect(result.stdout).toContain('Tool search is on: the model finds tools with search_tools; * marks');
     expect(result.stdout).toContain('* payments__delete_subscription  Delete a subscription permanently.');
     expect(result.stdout).toContain('  payments__list_invoice  List the invoices of an account');
@@ -56,14 +57,14 @@ describe('approvals on the command line', () => {
         {
           toolCalls: [
             { name: 'payments__delete_subscription', arguments: { subscription_id: 'SPRING' } },
-            { name: 'crm__delete_deal', arguments: { deal_id: 'deal_9' } },
+            { name: 'payments__create_invoice', arguments: { account_id: 'acct_1', customer_id: 'cus_7' } },
             { name: 'payments__get_subscription', arguments: { subscription_id: 'SPRING' } },
           ],
         },
         { text: '{{tool_results}}' },
       ],
     };
-    const cwd = workspace(config({ approve: { 'delete_*': 'allow' } }), script);
+    const cwd = workspace(config({ 'create_*': 'allow' }), script);
     const refused = await cli(['run', '-m', 'scripted:script.json', '-q', 'Clean up.'], { cwd });
     expect(refused.code, refused.stderr).toBe(0);
     expect(refused.stdout).toContain(
@@ -71,18 +72,29 @@ describe('approvals on the command line', () => {
         'asked here. Do not call it again; tell the user what you wanted it to do. (The user can allow it with ' +
         '--approve payments/delete_subscription=allow.)',
     );
-    // The config allows crm's deletions; read-only tools always run.
-    expect(refused.stdout).toContain('crm.delete_deal done: {"deal_id":"deal_9"}');
+    // The config allows the server's create_* tools; read-only tools always run.
+    expect(refused.stdout).toContain('payments.create_invoice done: {"account_id":"acct_1","customer_id":"cus_7"}');
     expect(refused.stdout).toContain('payments.get_subscription done: {"subscription_id":"SPRING"}');
 
     const allowed = await cli(
-      ['run', '-m', 'scripted:script.json', '-q', '--approve', 'payments=allow', '--approve', 'crm=read-only', 'Go.'],
+      [
+        'run',
+        '-m',
+        'scripted:script.json',
+        '-q',
+        '--approve',
+        'payments/delete_subscription=allow',
+        '--approve',
+        'payments=read-only',
+        'Go.',
+      ],
       { cwd },
     );
     expect(allowed.stdout).toContain('payments.delete_subscription done: {"subscription_id":"SPRING"}');
-    // A flag wins over the config.
+    // A flag wins over the config, and a tool's flag over its server's.
     expect(allowed.stdout).toContain(
-      'Not run: crm/delete_deal is not marked read-only, and the approval policy "read-only" runs only read-only tools.',
+      'Not run: payments/create_invoice is not marked read-only, and the approval policy "read-only" runs only ' +
+        'read-only tools.',
     );
   });
 
