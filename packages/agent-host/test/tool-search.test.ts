@@ -212,6 +212,34 @@ describe('tool search over 400 tools of 12 stdio servers', () => {
     expect(result.answer).toBe('Not run: the approval check failed (the approval service is down).');
   });
 
+  it('cancelling a run withdraws a pending approval question, and the call is not run', async () => {
+    await using scripted = await startScriptedModel([
+      { toolCalls: [{ name: 'crm__delete_deal', arguments: { deal_id: 'deal_2' } }] },
+    ]);
+    const asked: string[] = [];
+    const agent = createAgent({
+      host,
+      model: scripted.model('anthropic'),
+      // A UI's question that nobody answers: it closes when the run's signal aborts.
+      approve: (request) =>
+        new Promise((resolve) => {
+          asked.push(request.tool);
+          request.signal?.addEventListener('abort', () => resolve({ allowed: false, message: 'withdrawn' }));
+        }),
+    });
+    const controller = new AbortController();
+    agent.subscribe((event) => {
+      if (event.type === 'tool-call-start') setTimeout(() => controller.abort(), 50);
+    });
+    const result = await agent.run('Delete deal_2.', { signal: controller.signal });
+    expect(asked).toEqual(['delete_deal']);
+    expect(result.stoppedBy).toBe('cancelled');
+    const toolMessage = result.messages.at(-1);
+    expect(toolMessage?.role === 'tool' && toolMessage.results[0]?.content).toEqual([
+      { type: 'text', text: 'Not run: the run was cancelled.' },
+    ]);
+  });
+
   it('offers every tool with --tool-search never, and search only above the threshold under auto', async () => {
     await using scripted = await startScriptedModel([{ text: 'ok' }, { text: 'ok' }]);
     await createAgent({ host, model: scripted.model('anthropic'), toolSearch: 'never' }).run('hi');

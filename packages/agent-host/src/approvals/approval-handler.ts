@@ -17,6 +17,8 @@ export interface ApprovalRequest {
   arguments: Record<string, unknown>;
   /** The tool's annotations as its server listed them (untrusted). */
   annotations: ToolHints | undefined;
+  /** The run's signal: it aborts when the run is cancelled, so that a UI can withdraw its question. */
+  signal?: AbortSignal;
 }
 
 /** Whether a call may run; a refusal carries the sentence the model reads as the call's result. */
@@ -73,6 +75,8 @@ export function approvalHandler(options: ApprovalHandlerOptions = {}): ApproveTo
     }
     const answer = queue.then(async () => {
       if (always.has(key(request))) return 'yes' as const;
+      // A call queued behind another question of a run that was cancelled meanwhile is not asked about.
+      if (request.signal?.aborted) return 'no' as const;
       return ask({ ...request, policy });
     });
     queue = answer.catch(() => undefined);

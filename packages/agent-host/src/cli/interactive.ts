@@ -99,7 +99,9 @@ export async function confirmToolCall(prompt: LineReader, request: ApprovalReque
       `${shown.replace(/^/gm, '  ')}\n`,
   );
   for (;;) {
-    const answer = (await prompt.question('  Run it? [y]es, [n]o, [a]lways for this tool: ').catch(() => 'n'))
+    // Ctrl-C cancels the run, which withdraws the question: the call is not run.
+    const options = request.signal ? { signal: request.signal } : {};
+    const answer = (await prompt.question('  Run it? [y]es, [n]o, [a]lways for this tool: ', options).catch(() => 'n'))
       .trim()
       .toLowerCase();
     if (answer === 'y' || answer === 'yes') return 'yes';

@@ -36,4 +36,21 @@ describe('LineReader', () => {
       reader.close();
     }
   });
+
+  it('withdraws a question when its signal aborts, and gives the next line to the next question', async () => {
+    const tty = terminal();
+    const reader = new LineReader(tty.input, tty.output);
+    try {
+      const controller = new AbortController();
+      const withdrawn = reader.question('Run it? ', { signal: controller.signal });
+      controller.abort();
+      await expect(withdrawn).rejects.toThrow('question withdrawn');
+      const next = reader.question('> ');
+      tty.input.write('hello\r');
+      expect(await next).toBe('hello');
+      await expect(reader.question('Late? ', { signal: controller.signal })).rejects.toThrow('question withdrawn');
+    } finally {
+      reader.close();
+    }
+  });
 });

@@ -41,16 +41,40 @@ export class LineReader {
   }
 
   /**
-   * Shows a prompt on stderr and resolves with the next line; rejects once the input has ended. With `hidden`, what
-   * is typed is not echoed (a password).
+   * Shows a prompt on stderr and resolves with the next line; rejects once the input has ended, or when `signal`
+   * aborts (a cancelled run withdraws its question; a line typed later goes to the next question). With `hidden`,
+   * what is typed is not echoed (a password).
    */
-  question(prompt: string, options: { hidden?: boolean } = {}): Promise<string> {
+  question(prompt: string, options: { hidden?: boolean; signal?: AbortSignal } = {}): Promise<string> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(new Error('question withdrawn'));
     this.output.write(prompt);
     const queued = this.lines.shift();
     if (queued !== undefined) return Promise.resolve(queued);
     if (this.closed) return Promise.reject(new Error('input closed'));
     this.muted = options.hidden === true;
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+    return new Promise((resolve, reject) => {
+      const withdraw = () => {
+        const index = this.waiting.indexOf(waiter);
+        if (index === -1) return;
+        this.waiting.splice(index, 1);
+        this.muted = false;
+        this.output.write('\n');
+        reject(new Error('question withdrawn'));
+      };
+      const waiter = {
+        resolve: (line: string) => {
+          signal?.removeEventListener('abort', withdraw);
+          resolve(line);
+        },
+        reject: (error: Error) => {
+          signal?.removeEventListener('abort', withdraw);
+          reject(error);
+        },
+      };
+      this.waiting.push(waiter);
+      signal?.addEventListener('abort', withdraw, { once: true });
+    });
   }
 
   /** Called on Ctrl-C at the terminal. */

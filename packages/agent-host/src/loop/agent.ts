@@ -216,18 +216,19 @@ export class Agent {
     let result: ToolResult;
     let whole: CallToolResult | undefined;
     let cut: ResultCut | undefined;
-    const approval = entry && call.invalidArguments === undefined ? await this.approval(entry, call) : undefined;
+    const approval =
+      entry && call.invalidArguments === undefined ? await this.approval(entry, call, signal) : undefined;
     if (entry) this.tools.load(call.name);
     if (call.invalidArguments !== undefined) {
       result = synthesized(
         call,
         `The arguments were not a JSON object: ${call.invalidArguments.slice(0, 500)}. Call the tool again with a JSON object.`,
       );
-    } else if (approval && !approval.allowed) {
-      result = synthesized(call, approval.message);
-    } else if (signal?.aborted) {
+    } else if (approval && signal?.aborted) {
       // Cancelled while a person was being asked: the call is not started.
       result = synthesized(call, 'Not run: the run was cancelled.');
+    } else if (approval && !approval.allowed) {
+      result = synthesized(call, approval.message);
     } else {
       whole = await this.options.host.callTool(call.name, call.arguments, {
         ...(signal ? { signal } : {}),
@@ -261,7 +262,11 @@ export class Agent {
   }
 
   /** Asks the approval callback about a call; a callback that fails refuses it, so the call still gets a result. */
-  private async approval(entry: RegisteredTool, call: ToolCall): Promise<ApprovalDecision | undefined> {
+  private async approval(
+    entry: RegisteredTool,
+    call: ToolCall,
+    signal: AbortSignal | undefined,
+  ): Promise<ApprovalDecision | undefined> {
     const approve = this.options.approve;
     if (!approve) return undefined;
     try {
@@ -271,6 +276,7 @@ export class Agent {
         modelName: call.name,
         arguments: call.arguments,
         annotations: entry.definition.annotations,
+        ...(signal ? { signal } : {}),
       });
     } catch (error) {
       return { allowed: false, message: `Not run: the approval check failed (${errorMessage(error)}).` };
