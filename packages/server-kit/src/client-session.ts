@@ -245,12 +245,15 @@ export class ClientSession implements KitSession {
    * The context of one request. Its signal is the SDK's: aborted when the client cancels the request (over HTTP, also
    * when the request's connection closes first) and when the session closes or the server shuts down.
    */
-  private requestContext(extra: Extra): RequestContext {
+  private requestContext(extra: Extra, roundSignal?: () => AbortSignal): RequestContext {
     // The logger is built on first use: most calls never log, and this runs on every call.
     let log: Logger | undefined;
     const session = this;
     const context: RequestContext = {
-      signal: extra.mcpReq.signal,
+      // In a round, the round's signal: also aborted when the round ends asking, so that work in flight stops.
+      get signal() {
+        return roundSignal ? roundSignal() : extra.mcpReq.signal;
+      },
       get log() {
         log ??= createLogger(session.owner.stderr, session.requestSink(extra));
         return log;
@@ -270,7 +273,7 @@ export class ClientSession implements KitSession {
   private async inRounds<Result extends ServerResult>(
     call: Parameters<InputRounds['run']>[0],
     extra: Extra,
-    run: (asks: ReturnType<typeof createModernAsks>) => Promise<Result>,
+    run: (asks: ReturnType<typeof createModernAsks>, signal: () => AbortSignal) => Promise<Result>,
   ): Promise<ServerResult> {
     const clientCapabilities = envelopeOf(extra)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
     const request: RoundRequest = {
@@ -281,8 +284,8 @@ export class ClientSession implements KitSession {
         : {}),
       ...(clientCapabilities ? { clientCapabilities } : {}),
     };
-    const outcome = await this.owner.rounds.run(call, request, extra.mcpReq.signal, (asker) =>
-      run(createModernAsks(asker, clientCapabilities)),
+    const outcome = await this.owner.rounds.run(call, request, extra.mcpReq.signal, (asker, signal) =>
+      run(createModernAsks(asker, clientCapabilities), signal),
     );
     return outcome.kind === 'complete' ? outcome.value : (outcome.result as ServerResult);
   }
@@ -380,10 +383,10 @@ export class ClientSession implements KitSession {
         return this.inRounds(
           { method: 'tools/call', target: request.params.name, arguments: request.params.arguments ?? {} },
           extra,
-          (asks) =>
+          (asks, signal) =>
             runTool(registered, request.params.arguments, {
               ...options,
-              context: () => createModernToolContext(this.requestContext(extra), extra, asks),
+              context: () => createModernToolContext(this.requestContext(extra, signal), extra, asks),
             }),
         ).catch((error: unknown) => {
           // The round limits speak to the model like any failure of the tool.
@@ -416,11 +419,11 @@ export class ClientSession implements KitSession {
       const { uri } = request.params;
       if (this.era === 'legacy') return readResource(registry, uri, this.requestContext(extra), this.owner.log);
       // A modern client has no session to remember roots by: a read that needs them asks within the request.
-      return this.inRounds({ method: 'resources/read', target: uri }, extra, (asks) =>
+      return this.inRounds({ method: 'resources/read', target: uri }, extra, (asks, signal) =>
         readResource(
           registry,
           uri,
-          Object.assign(this.requestContext(extra), { roots: (options?: AskOptions) => asks.roots(options) }),
+          Object.assign(this.requestContext(extra, signal), { roots: (options?: AskOptions) => asks.roots(options) }),
           this.owner.log,
           true,
         ),
@@ -456,12 +459,12 @@ export class ClientSession implements KitSession {
         const context = createToolContext(this.requestContext(extra), extra, this);
         return getPrompt(registry, name, args, context, this.owner.log);
       }
-      return this.inRounds({ method: 'prompts/get', target: name, arguments: args ?? {} }, extra, (asks) =>
+      return this.inRounds({ method: 'prompts/get', target: name, arguments: args ?? {} }, extra, (asks, signal) =>
         getPrompt(
           registry,
           name,
           args,
-          createModernToolContext(this.requestContext(extra), extra, asks),
+          createModernToolContext(this.requestContext(extra, signal), extra, asks),
           this.owner.log,
         ),
       ).catch((error: unknown) => {

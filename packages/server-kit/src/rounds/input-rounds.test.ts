@@ -44,7 +44,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-type Handler<Value> = (asker: InputAsker, signal: AbortSignal) => Promise<Value>;
+type Handler<Value> = (asker: InputAsker, signal: () => AbortSignal) => Promise<Value>;
 
 /** Plays a client: answers every input request with `answer(key, request)` until the call completes. */
 async function drive<Value>(
@@ -82,8 +82,8 @@ describe('input rounds', () => {
     let abortReason: unknown;
     const handler: Handler<string> = async (asker, signal) => {
       starts += 1;
-      signal.addEventListener('abort', () => {
-        abortReason = signal.reason;
+      signal().addEventListener('abort', () => {
+        abortReason = signal().reason;
       });
       const answer = await asker.elicit({ message: 'Your name?', requestedSchema: nameForm });
       after += 1;
@@ -417,7 +417,7 @@ describe('input rounds', () => {
     const controller = new AbortController();
     const handler: Handler<unknown> = (_asker, signal) =>
       new Promise((_resolve, reject) => {
-        signal.addEventListener('abort', () => reject(signal.reason));
+        signal().addEventListener('abort', () => reject(signal().reason));
       });
     const running = rounds.run(call, { clientCapabilities: everything }, controller.signal, handler);
     controller.abort(new Error('cancelled by the client'));

@@ -84,7 +84,7 @@ export interface InputRounds {
     call: RoundCall,
     request: RoundRequest,
     signal: AbortSignal,
-    handler: (asker: InputAsker, signal: AbortSignal) => Promise<Value>,
+    handler: (asker: InputAsker, signal: () => AbortSignal) => Promise<Value>,
   ): Promise<RoundOutcome<Value>>;
 }
 
@@ -157,10 +157,19 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
       });
       let suspending = false;
 
-      const controller = new AbortController();
-      const forwardAbort = () => controller.abort(signal.reason);
-      if (signal.aborted) controller.abort(signal.reason);
-      else signal.addEventListener('abort', forwardAbort, { once: true });
+      // Made on first use: most handlers never read their signal, and a controller per call shows in the profile.
+      let controller: AbortController | undefined;
+      let suspendedWith: InputPending | undefined;
+      const forwardAbort = () => controller?.abort(signal.reason);
+      const roundSignal = () => {
+        if (!controller) {
+          controller = new AbortController();
+          if (suspendedWith) controller.abort(suspendedWith);
+          else if (signal.aborted) controller.abort(signal.reason);
+          else signal.addEventListener('abort', forwardAbort, { once: true });
+        }
+        return controller.signal;
+      };
 
       const fail = (error: unknown): Promise<never> => {
         fatal ??= error;
@@ -243,7 +252,7 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
       };
 
       try {
-        const running = handler(asker, controller.signal);
+        const running = handler(asker, roundSignal);
         const first = await Promise.race([
           running.then(
             (value) => ({ kind: 'complete' as const, value }),
@@ -255,7 +264,8 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
         if (first.kind === 'complete') return { kind: 'complete', value: first.value };
         if (first.kind === 'error') throw first.error;
 
-        controller.abort(new InputPending());
+        suspendedWith = new InputPending();
+        controller?.abort(suspendedWith);
         running.catch(() => {});
         if (state.c + 1 > maxRounds) {
           throw new ToolError(
@@ -280,7 +290,7 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
           result: inputRequired({ inputRequests, requestState: await codec.seal(next) }),
         };
       } finally {
-        signal.removeEventListener('abort', forwardAbort);
+        if (controller) signal.removeEventListener('abort', forwardAbort);
       }
     },
   };

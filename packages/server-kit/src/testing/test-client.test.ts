@@ -49,6 +49,30 @@ describe.each(protocolEras)('test client, protocol %s', (era) => {
   });
 });
 
+describe('a modern round that ends asking', () => {
+  it('aborts the handler signal, so that work started before the question stops', async () => {
+    const reasons: unknown[] = [];
+    const watching = defineTool({
+      name: 'watching',
+      description: 'Starts work, then asks.',
+      async handler(_args, { elicit, signal }) {
+        signal.addEventListener('abort', () => reasons.push(signal.reason));
+        const form = await elicit('Go on?', z.object({ go: z.boolean() }));
+        return form.action === 'accept' && form.content.go ? 'went on' : 'stopped';
+      },
+    });
+    const server = createServer({ name: 't', version: '1', tools: [watching] });
+    await using client = await connectTestClient(server, {
+      era: '2026-07-28',
+      onElicit: () => ({ action: 'accept', content: { go: true } }),
+    });
+    expect(await client.callToolText('watching')).toBe('went on');
+    // The first round (no answer yet) ended asking; the second completed and aborted nothing.
+    expect(reasons).toHaveLength(1);
+    expect((reasons[0] as Error).name).toBe('InputPending');
+  });
+});
+
 describe('transportsUnderTest and erasUnderTest', () => {
   it('give their clients the requested eras', () => {
     const server = { create: build, spawn: { command: process.execPath } };
