@@ -2,6 +2,28 @@ import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { serializeMessage, specTypeSchemas } from '@modelcontextprotocol/server';
 
+const isId = (value: unknown) => typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+
+/** A request, notification or response in the shape JSON-RPC 2.0 gives it, checked by a few property reads. */
+function looksLikeJsonRpc(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== '2.0') return false;
+  const params = message.params;
+  if (typeof message.method === 'string') {
+    return (
+      (message.id === undefined || isId(message.id)) &&
+      (params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params)))
+    );
+  }
+  return (
+    isId(message.id) &&
+    ('result' in message
+      ? typeof message.result === 'object' && message.result !== null && !('error' in message)
+      : false)
+  );
+}
+
 /** The default limit of one stdio message, in bytes: 10 MiB, as in the SDK. */
 export const defaultMaxMessageBytes = 10 * 1024 * 1024;
 
@@ -124,8 +146,9 @@ export class StdioTransport implements Transport {
       this.answerError(null, -32600, 'Batches are not supported: send one JSON-RPC message per line.', 'a batch');
       return;
     }
-    const checked = specTypeSchemas.JSONRPCMessage['~standard'].validate(parsed);
-    if (checked.issues) {
+    // The common well-formed shapes go straight on (the protocol layer checks them in full); anything else gets the
+    // schema, and an answer that says what is wrong.
+    if (!looksLikeJsonRpc(parsed) && specTypeSchemas.JSONRPCMessage['~standard'].validate(parsed).issues) {
       const object = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
       const id = typeof object?.id === 'string' || typeof object?.id === 'number' ? object.id : null;
       const problem = `a message that is not JSON-RPC 2.0: ${preview(line)}`;
