@@ -24,6 +24,13 @@ import { errorMessage, ToolError } from './errors.js';
 import { getPrompt } from './get-prompt.js';
 import { describeIssues } from './json-schema.js';
 import { createLogger, isLevelEnabled, type Logger, type LogLevel, type LogSink } from './logger.js';
+import {
+  type Caller,
+  type Middleware,
+  type MiddlewareDefinition,
+  type MiddlewareMethod,
+  runMiddleware,
+} from './middleware/middleware.js';
 import { type Page, paginate } from './pagination.js';
 import { readResource } from './read-resource.js';
 import type { Registry } from './registry.js';
@@ -83,6 +90,8 @@ export interface SessionOwner {
   readonly rounds: InputRounds;
   /** Cache hints per operation, for modern-era answers. */
   readonly cache?: ServerOptions['cacheHints'];
+  /** The server's middleware, outermost first; empty for none. */
+  readonly middleware: readonly Middleware[];
   onRootsChanged?(roots: Root[], session: ClientSession): void;
   forget(session: ClientSession): void;
 }
@@ -133,8 +142,20 @@ function isPlainToolCall(params: unknown): boolean {
   return token === undefined || typeof token === 'string' || Number.isInteger(token);
 }
 
+/** Numbers connections, for the caller key of a 2025-11-25 connection without a session id. */
+let connections = 0;
+
+/** The resource or template a URI reads, the first template that matches as the read itself picks it. */
+function resourceDefinitionOf(registry: Registry, uri: string): MiddlewareDefinition | undefined {
+  const fixed = registry.resources.get(uri);
+  if (fixed) return fixed.definition;
+  for (const template of registry.templates.values()) if (template.matcher.match(uri)) return template.definition;
+  return undefined;
+}
+
 export class ClientSession implements KitSession {
   readonly server: Server;
+  private readonly connection = ++connections;
   readonly subscriptions = new Set<string>();
   private logLevel: LogLevel = defaultClientLogLevel;
   private rootsCache: Promise<Root[] | undefined> | undefined;
@@ -323,19 +344,90 @@ export class ClientSession implements KitSession {
     typeName: Name,
     handler: (request: SpecTypes[Name], extra: Extra) => ServerResult | Promise<ServerResult>,
     isPlain?: (params: unknown) => boolean,
+    definitionOf?: (request: SpecTypes[Name]) => MiddlewareDefinition | undefined,
   ): void {
     // The SDK's own lazily built schema of the request type (no second copy of the spec's schemas is loaded).
     const schema = specTypeSchemas[typeName]['~standard'];
     const method = requestMethods[typeName];
+    const chained =
+      method !== 'logging/setLevel' && method !== 'resources/subscribe' && method !== 'resources/unsubscribe';
+    // Without server middleware and without definitions to carry their own, the handler is called as it is.
+    const run =
+      chained && (this.owner.middleware.length > 0 || definitionOf !== undefined)
+        ? (request: SpecTypes[Name], extra: Extra) =>
+            this.intercept(method as MiddlewareMethod, request, extra, handler, definitionOf)
+        : handler;
     this.server.setRequestHandler(method, { params: anyParams }, (params, extra) => {
       // The common shape skips the schema (a full parse per call); anything else gets it, and its readable errors.
-      if (isPlain?.(params)) return handler({ method, params } as SpecTypes[Name], extra);
+      if (isPlain?.(params)) return run({ method, params } as SpecTypes[Name], extra);
       const checked = schema.validate({ method, params });
       if (checked.issues) {
         throw new RequestError(ErrorCode.InvalidParams, `Invalid ${method} request: ${describeIssues(checked)}.`);
       }
-      return handler(checked.value as SpecTypes[Name], extra);
+      return run(checked.value as SpecTypes[Name], extra);
     });
+  }
+
+  /**
+   * Runs a request through the server's middleware, then its definition's own, then `handler`. Nothing is allocated
+   * when neither has any: the definition is looked up and the handler called.
+   */
+  private intercept<Request extends { params?: object }>(
+    method: MiddlewareMethod,
+    request: Request,
+    extra: Extra,
+    handler: (request: Request, extra: Extra) => ServerResult | Promise<ServerResult>,
+    definitionOf: ((request: Request) => MiddlewareDefinition | undefined) | undefined,
+  ): ServerResult | Promise<ServerResult> {
+    const definition = definitionOf?.(request);
+    const own = definition?.middleware;
+    const server = this.owner.middleware;
+    if (server.length === 0 && (own === undefined || own.length === 0)) return handler(request, extra);
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    const target =
+      method === 'tools/call' || method === 'prompts/get'
+        ? params.name
+        : method === 'resources/read'
+          ? params.uri
+          : method === 'completion/complete'
+            ? ((params.ref as { name?: unknown; uri?: unknown } | undefined)?.name ??
+              (params.ref as { uri?: unknown } | undefined)?.uri)
+            : undefined;
+    const args = method === 'tools/call' || method === 'prompts/get' ? params.arguments : undefined;
+    return runMiddleware(
+      own && own.length > 0 ? [...server, ...own] : server,
+      {
+        method,
+        target: typeof target === 'string' ? target : undefined,
+        arguments: isObject(args) ? args : undefined,
+        definition,
+        params,
+        caller: this.callerOf(extra),
+        era: this.era,
+        signal: extra.mcpReq.signal,
+      },
+      () => handler(request, extra),
+    );
+  }
+
+  /** Who sent a request, for middleware. */
+  private callerOf(extra: Extra): Caller {
+    const auth = extra.http?.authInfo ? identityOf(extra.http.authInfo) : undefined;
+    const key = auth
+      ? auth.subject !== undefined
+        ? `subject:${auth.subject}`
+        : `client:${auth.clientId}`
+      : extra.sessionId
+        ? `session:${extra.sessionId}`
+        : this.era === 'legacy'
+          ? `connection:${this.connection}`
+          : 'anonymous';
+    return {
+      key,
+      ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
+      ...(auth ? { auth } : {}),
+      client: this.clientInfo(extra),
+    };
   }
 
   private registerHandlers(capabilities: ServerCapabilities): void {
@@ -349,12 +441,23 @@ export class ClientSession implements KitSession {
     if (capabilities.resources) this.registerResourceHandlers();
     if (capabilities.prompts) this.registerPromptHandlers();
     if (capabilities.completions) {
-      this.handle('CompleteRequest', async (request) => {
-        const { ref, argument, context } = request.params;
-        const completer = this.findCompleter(ref as { type: string; name?: string; uri?: string }, argument.name);
-        const values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {} }) : [];
-        return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
-      });
+      this.handle(
+        'CompleteRequest',
+        async (request) => {
+          const { ref, argument, context } = request.params;
+          const completer = this.findCompleter(ref as { type: string; name?: string; uri?: string }, argument.name);
+          const values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {} }) : [];
+          return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+        },
+        undefined,
+        (request) => {
+          const ref = request.params.ref as { type: string; name?: string; uri?: string };
+          const { registry } = this.owner;
+          if (ref.type === 'ref/prompt')
+            return ref.name === undefined ? undefined : registry.prompts.get(ref.name)?.definition;
+          return ref.uri === undefined ? undefined : registry.templates.get(ref.uri)?.definition;
+        },
+      );
     }
     if (this.era === 'legacy') this.registerRootsHandlers();
   }
@@ -395,6 +498,7 @@ export class ClientSession implements KitSession {
         });
       },
       isPlainToolCall,
+      (request) => registry.tools.get(request.params.name)?.definition,
     );
   }
 
@@ -415,24 +519,29 @@ export class ClientSession implements KitSession {
         request.params?.cursor,
       ),
     );
-    this.handle('ReadResourceRequest', (request, extra) => {
-      const { uri } = request.params;
-      if (this.era === 'legacy') return readResource(registry, uri, this.requestContext(extra), this.owner.log);
-      // A modern client has no session to remember roots by: a read that needs them asks within the request.
-      return this.inRounds({ method: 'resources/read', target: uri }, extra, (asks, signal) =>
-        readResource(
-          registry,
-          uri,
-          Object.assign(this.requestContext(extra, signal), { roots: (options?: AskOptions) => asks.roots(options) }),
-          this.owner.log,
-          true,
-        ),
-      ).catch((error: unknown) => {
-        // The round limits of a read are the client's problem to fix, like a bad URI.
-        if (ToolError.isInstance(error)) throw new RequestError(ErrorCode.InvalidParams, error.message);
-        throw error;
-      });
-    });
+    this.handle(
+      'ReadResourceRequest',
+      (request, extra) => {
+        const { uri } = request.params;
+        if (this.era === 'legacy') return readResource(registry, uri, this.requestContext(extra), this.owner.log);
+        // A modern client has no session to remember roots by: a read that needs them asks within the request.
+        return this.inRounds({ method: 'resources/read', target: uri }, extra, (asks, signal) =>
+          readResource(
+            registry,
+            uri,
+            Object.assign(this.requestContext(extra, signal), { roots: (options?: AskOptions) => asks.roots(options) }),
+            this.owner.log,
+            true,
+          ),
+        ).catch((error: unknown) => {
+          // The round limits of a read are the client's problem to fix, like a bad URI.
+          if (ToolError.isInstance(error)) throw new RequestError(ErrorCode.InvalidParams, error.message);
+          throw error;
+        });
+      },
+      undefined,
+      (request) => resourceDefinitionOf(registry, request.params.uri),
+    );
     if (this.era === 'modern') return;
     this.handle('SubscribeRequest', (request) => {
       this.subscriptions.add(request.params.uri);
@@ -453,26 +562,31 @@ export class ClientSession implements KitSession {
         request.params?.cursor,
       ),
     );
-    this.handle('GetPromptRequest', (request, extra) => {
-      const { name, arguments: args } = request.params;
-      if (this.era === 'legacy') {
-        const context = createToolContext(this.requestContext(extra), extra, this);
-        return getPrompt(registry, name, args, context, this.owner.log);
-      }
-      return this.inRounds({ method: 'prompts/get', target: name, arguments: args ?? {} }, extra, (asks, signal) =>
-        getPrompt(
-          registry,
-          name,
-          args,
-          createModernToolContext(this.requestContext(extra, signal), extra, asks),
-          this.owner.log,
-        ),
-      ).catch((error: unknown) => {
-        // The round limits of a prompt are the client's problem to fix, like its arguments.
-        if (ToolError.isInstance(error)) throw new RequestError(ErrorCode.InvalidParams, error.message);
-        throw error;
-      });
-    });
+    this.handle(
+      'GetPromptRequest',
+      (request, extra) => {
+        const { name, arguments: args } = request.params;
+        if (this.era === 'legacy') {
+          const context = createToolContext(this.requestContext(extra), extra, this);
+          return getPrompt(registry, name, args, context, this.owner.log);
+        }
+        return this.inRounds({ method: 'prompts/get', target: name, arguments: args ?? {} }, extra, (asks, signal) =>
+          getPrompt(
+            registry,
+            name,
+            args,
+            createModernToolContext(this.requestContext(extra, signal), extra, asks),
+            this.owner.log,
+          ),
+        ).catch((error: unknown) => {
+          // The round limits of a prompt are the client's problem to fix, like its arguments.
+          if (ToolError.isInstance(error)) throw new RequestError(ErrorCode.InvalidParams, error.message);
+          throw error;
+        });
+      },
+      undefined,
+      (request) => registry.prompts.get(request.params.name)?.definition,
+    );
   }
 
   private registerRootsHandlers(): void {

@@ -6,6 +6,7 @@ import type { ResourceDefinition } from './define-resource.js';
 import type { AnyTool } from './define-tool.js';
 import { KitError } from './errors.js';
 import { createLogger, type Logger, type LogLevel, stderrSink } from './logger.js';
+import type { Middleware } from './middleware/middleware.js';
 import type { ParamHeader } from './param-headers.js';
 import { Registry } from './registry.js';
 import { createInputRounds } from './rounds/input-rounds.js';
@@ -42,6 +43,12 @@ export interface ServerOptions {
    * without a hint an answer is marked `ttlMs: 0, cacheScope: 'private'`. 2025-11-25 answers never carry them.
    */
   cache?: Partial<Record<CacheableMethod, CacheHint>>;
+  /**
+   * Functions around every request the server answers (tools/call, resources/read, prompts/get, completion/complete
+   * and the list calls), the first outermost; a definition's own `middleware` runs inside them. In the 2026-07-28 era
+   * a call that asks for input runs once per round: each round is a request of its own.
+   */
+  middleware?: readonly Middleware[];
   /** Called when a client's roots are first known and whenever they change. */
   onRootsChanged?(roots: Root[], session: KitSession): void;
   /** Releases what the server holds (database handles, watchers); called once by `close()`. */
@@ -151,6 +158,7 @@ export function createServer(options: ServerOptions): KitServer {
     stderr,
     log: createLogger(stderr),
     rounds,
+    middleware: options.middleware ?? [],
     ...(options.cache ? { cache: options.cache } : {}),
     ...(options.onRootsChanged
       ? { onRootsChanged: (roots: Root[], session: ClientSession) => options.onRootsChanged?.(roots, session) }

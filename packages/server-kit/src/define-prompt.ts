@@ -2,6 +2,7 @@ import type { GetPromptResult, PromptMessage } from '@modelcontextprotocol/serve
 import type { z } from 'zod';
 import type { PromptContext } from './context.js';
 import type { Completer } from './define-resource.js';
+import type { Middleware } from './middleware/middleware.js';
 import { assertPromptName } from './names.js';
 
 export type { GetPromptResult, PromptMessage };
@@ -17,6 +18,11 @@ export interface PromptDefinition<Arguments extends z.ZodObject = z.ZodObject> {
   arguments?: Arguments;
   /** Completions for arguments, by argument name. */
   complete?: Partial<Record<keyof z.output<Arguments> & string, Completer>>;
+  /**
+   * Middleware around the calls of this prompt only, run inside the server's (`createServer({ middleware })`), first
+   * outermost: its prompts/get requests and the completions of its arguments.
+   */
+  middleware?: readonly Middleware[];
   /** Builds the messages: a string is one user message; or messages; or a whole result with a description. */
   render(args: z.output<Arguments>, context: PromptContext): MaybePromise<string | PromptMessage[] | GetPromptResult>;
 }

@@ -1,6 +1,7 @@
 import type { CacheHint, Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/server';
 import type { RequestContext } from './context.js';
 import { KitError } from './errors.js';
+import type { Middleware } from './middleware/middleware.js';
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -34,6 +35,11 @@ interface ResourceCommon {
    * `cache['resources/read']`; without either, a read is marked `ttlMs: 0, cacheScope: 'private'`.
    */
   cache?: CacheHint;
+  /**
+   * Middleware around the calls of this resource or template only, run inside the server's (`createServer({ middleware })`), first
+   * outermost: its resources/read requests and, for a template, the completions of its variables.
+   */
+  middleware?: readonly Middleware[];
 }
 
 /** A resource at one fixed URI. */

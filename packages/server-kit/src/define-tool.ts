@@ -4,6 +4,7 @@ import type { ToolContext } from './context.js';
 import { KitError } from './errors.js';
 import type { ObjectJsonSchema, SchemaCheck } from './json-schema.js';
 import { describeIssues, jsonSchemaChecker } from './json-schema.js';
+import type { Middleware } from './middleware/middleware.js';
 import { assertToolName } from './names.js';
 import type { ToolReturn } from './results.js';
 
@@ -47,6 +48,11 @@ export interface ToolDefinition<
   mediaBudget?: number;
   /** What the truncation note tells the model to do to get the rest, e.g. "Call again with offset=N". */
   truncationHint?: string;
+  /**
+   * Middleware around the calls of this tool only, run inside the server's (`createServer({ middleware })`), first
+   * outermost: its tools/call requests.
+   */
+  middleware?: readonly Middleware[];
   /** Runs the tool with validated arguments. Throw ToolError for failures the model should read. */
   handler(input: z.output<Input>, context: ToolContext): MaybePromise<HandlerReturn<Output>>;
 }

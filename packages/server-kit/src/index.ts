@@ -35,6 +35,18 @@ export { errorMessage, KitError, ToolError } from './errors.js';
 export type { GlobOptions } from './glob/compile-glob.js';
 export { assertGlob, compileGlob } from './glob/compile-glob.js';
 export type { Logger, LogLevel } from './logger.js';
+export type {
+  Caller,
+  Middleware,
+  MiddlewareDefinition,
+  MiddlewareMethod,
+  MiddlewareRequest,
+  Next,
+} from './middleware/middleware.js';
+export type { Outcome } from './middleware/outcome.js';
+export { outcomeOf } from './middleware/outcome.js';
+export type { RefuseOptions } from './middleware/refuse.js';
+export { refuse } from './middleware/refuse.js';
 export type { OffThreadOptions, OffThreadTask, WorkerPool, WorkerPoolOptions } from './off-thread/worker-pool.js';
 export { createWorkerPool, runOffThread } from './off-thread/worker-pool.js';
 export type { Page } from './pagination.js';
