@@ -7,6 +7,7 @@ import { conformanceClientCommand } from './commands/conformance-client.js';
 import { installCommand } from './commands/install.js';
 import { runCommand } from './commands/run.js';
 import { toolsCommand } from './commands/tools.js';
+import { webCommand } from './commands/web.js';
 import { flushOut, writeError, writeOut } from './output.js';
 
 const commands: Record<string, (parsed: ParsedCommand) => Promise<number>> = {
@@ -27,6 +28,8 @@ function version(): string {
 
 /** Runs the command line and returns the exit code: 0 done, 1 failed, 2 bad usage, 130 cancelled. */
 async function main(argv: string[]): Promise<number> {
+  // `web` takes --port and --listen besides the common options, so it reads its own command line.
+  if (argv[0] === 'web') return webCommand(argv.slice(1));
   let parsed: ParsedCommand;
   try {
     parsed = parseCommandLine(argv);

@@ -1,0 +1,99 @@
+import { errorMessage } from '../errors.js';
+import type { Host } from '../host.js';
+import type { Agent } from '../loop/agent.js';
+import type { EventStream } from './event-stream.js';
+import { pageEvent } from './page-events.js';
+import type { PendingQuestions } from './pending-questions.js';
+import type { PageMessage, ServerView } from './protocol.js';
+
+/** What a web session is made of. */
+export interface WebSessionOptions {
+  host: Host;
+  agent: Agent;
+  stream: EventStream;
+  questions: PendingQuestions;
+  /** The model's name as `provider:model`, shown on the page. */
+  modelName: string;
+}
+
+/** The servers as the page shows them: names, states, protocols and counts, never their config. */
+export function serverViews(host: Host): ServerView[] {
+  return host.connections.map((connection) => {
+    const protocol = connection.protocol;
+    return {
+      name: connection.name,
+      state: connection.state,
+      ...(protocol ? { era: protocol.era, version: protocol.version, transport: protocol.transport } : {}),
+      tools: connection.tools.length,
+      prompts: connection.prompts.length,
+      resources: connection.resources.length + connection.resourceTemplates.length,
+    };
+  });
+}
+
+/** One conversation of the web page: runs one question at a time and tells every open page what happens. */
+export class WebSession {
+  private running: { run: number; controller: AbortController } | undefined;
+  private runs = 0;
+  private readonly unsubscribe: Array<() => void> = [];
+
+  constructor(private readonly options: WebSessionOptions) {
+    const { agent, host, stream } = options;
+    this.unsubscribe.push(
+      agent.subscribe((event) => {
+        const page = pageEvent(event);
+        if (page && this.running) stream.send({ type: 'agent', run: this.running.run, event: page });
+      }),
+      host.onRegistryChange(() => stream.send(this.serversMessage(), false)),
+    );
+  }
+
+  /** What a page gets first: the model, whether a run is going on, and the servers now. */
+  greeting(): PageMessage[] {
+    return [
+      { type: 'hello', model: this.options.modelName, running: this.running !== undefined },
+      this.serversMessage(),
+    ];
+  }
+
+  private serversMessage(): PageMessage {
+    return { type: 'servers', servers: serverViews(this.options.host), tools: this.options.host.registry.size };
+  }
+
+  /** Starts a run with the person's message; false when one is already going on. */
+  send(text: string): boolean {
+    if (this.running) return false;
+    const { agent, stream } = this.options;
+    const run = ++this.runs;
+    const controller = new AbortController();
+    this.running = { run, controller };
+    stream.send({ type: 'user-message', run, text });
+    stream.send({ type: 'run-start', run });
+    agent
+      .run(text, { signal: controller.signal })
+      .then(
+        () => stream.send({ type: 'run-end', run }),
+        (error: unknown) => stream.send({ type: 'run-end', run, error: errorMessage(error) }),
+      )
+      .finally(() => {
+        this.running = undefined;
+        // Server states may have changed during the run (a crash, a restart).
+        stream.send(this.serversMessage(), false);
+      });
+    return true;
+  }
+
+  /** Cancels the run going on (servers get `notifications/cancelled`) and withdraws its open questions. */
+  stop(): boolean {
+    if (!this.running) return false;
+    this.running.controller.abort();
+    this.options.questions.withdrawAll();
+    return true;
+  }
+
+  /** Stops listening to the agent and the host. */
+  close(): void {
+    this.stop();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+  }
+}
