@@ -4,32 +4,19 @@
 // processes driven by the official SDK client; times are wall-clock per tool call, medians of several runs.
 //
 //   node bench/filesystem/run.mjs [--runs N] [--write]   (build first: npx turbo run build --filter=@mcpkit/server-filesystem)
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { generateTree } from './generate-tree.mjs';
+import { officialServerEntry, officialServerVersion } from './official-server.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
 const writeReadme = process.argv.includes('--write');
-const peersDirectory = here('../.data/peers');
-const peerEntry = `${peersDirectory}/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`;
 const ourBin = here('../../servers/filesystem/bin/mcpkit-filesystem.js');
 const say = (line) => process.stderr.write(`${line}\n`);
-
-function ensurePeer() {
-  if (existsSync(peerEntry)) return;
-  say('installing the official server into bench/.data/peers (bench only)...');
-  execFileSync(
-    'npm',
-    ['install', '--prefix', peersDirectory, '--no-audit', '--no-fund', '@modelcontextprotocol/server-filesystem'],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-}
 
 function ensureRipgrep() {
   if (spawnSync('rg', ['--version']).status === 0) return true;
@@ -111,11 +98,9 @@ const bytes = (size) =>
       : `${size} B`;
 
 const tree = generateTree();
-ensurePeer();
+const peerEntry = officialServerEntry();
 const ripgrep = ensureRipgrep();
-const peerVersion = JSON.parse(
-  readFileSync(`${peersDirectory}/node_modules/@modelcontextprotocol/server-filesystem/package.json`, 'utf8'),
-).version;
+const peerVersion = officialServerVersion();
 const ours = await connect('mcpkit', [ourBin, tree]);
 const peer = await connect('official', [peerEntry, tree]);
 const rows = [];

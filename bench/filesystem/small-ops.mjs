@@ -6,19 +6,18 @@
 // means mcpkit is faster).
 //
 //   node bench/filesystem/small-ops.mjs [--rounds N] [--write]   (build first: npx turbo run build --filter=@mcpkit/server-filesystem)
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { markdownTable } from '../markdown-table.mjs';
+import { officialServerEntry, officialServerVersion } from './official-server.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 15;
 const write = process.argv.includes('--write');
-const peersDirectory = here('../.data/peers');
-const peerEntry = `${peersDirectory}/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`;
 const ourBin = here('../../servers/filesystem/bin/mcpkit-filesystem.js');
 const folder = here('../.data/filesystem-small');
 const say = (line) => process.stderr.write(`${line}\n`);
@@ -34,16 +33,6 @@ function makeFolder() {
     const lines = Array.from({ length: 40 }, (_, line) => `line ${line} of ${name}: ${'lorem ipsum '.repeat(4)}`);
     writeFileSync(join(folder, 'wide', name), `${lines.join('\n')}\n`);
   }
-}
-
-function ensurePeer() {
-  if (existsSync(peerEntry)) return;
-  say('installing the official server into bench/.data/peers (bench only)...');
-  execFileSync(
-    'npm',
-    ['install', '--prefix', peersDirectory, '--no-audit', '--no-fund', '@modelcontextprotocol/server-filesystem'],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
 }
 
 async function connect(args) {
@@ -63,7 +52,7 @@ const median = (values) => {
 };
 
 makeFolder();
-ensurePeer();
+const peerEntry = officialServerEntry();
 const wide = join(folder, 'wide');
 const twenty = Array.from({ length: 20 }, (_, index) => join(wide, `file-${String(index).padStart(4, '0')}.txt`));
 const servers = { mcpkit: [ourBin, folder], official: [peerEntry, folder] };
@@ -108,9 +97,6 @@ for (let round = 0; round < rounds; round++) {
 }
 for (const client of Object.values(clients)) await client.close();
 
-const peerVersion = JSON.parse(
-  readFileSync(`${peersDirectory}/node_modules/@modelcontextprotocol/server-filesystem/package.json`, 'utf8'),
-).version;
 const rows = [...operations.map(([label]) => [label, label]), ['cold start (spawn to tools/list)', 'coldStart']].map(
   ([label, key]) => {
     const ours = median(samples.mcpkit[key]);
@@ -118,15 +104,11 @@ const rows = [...operations.map(([label]) => [label, label]), ['cold start (spaw
     return [label, ours.toFixed(2), theirs.toFixed(2), `${(ours / theirs).toFixed(2)}x`];
   },
 );
-/** A Markdown table laid out as Biome formats it, so that --write leaves the README clean. */
-function markdownTable(header, body) {
-  const widths = header.map((cell, column) => Math.max(3, cell.length, ...body.map((row) => row[column].length)));
-  const line = (cells) =>
-    `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ')} |`;
-  const rule = widths.map((width, column) => (column === 0 ? '-'.repeat(width) : `${'-'.repeat(width - 1)}:`));
-  return [line(header), `| ${rule.join(' | ')} |`, ...body.map(line)].join('\n');
-}
-const table = markdownTable(['operation (median, ms)', 'mcpkit', `official ${peerVersion}`, 'mcpkit / official'], rows);
+const table = markdownTable(
+  ['operation (median, ms)', 'mcpkit', `official ${officialServerVersion()}`, 'mcpkit / official'],
+  rows,
+  [false, true, true, true],
+).join('\n');
 const context = `Node ${process.version}; ${rounds} rounds of ${callsPerRound} calls per operation and server, alternating, and ${rounds} cold starts each; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (2 cores).`;
 process.stdout.write(`${table}\n\n${context}\n`);
 if (write) {

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { markdownTable } from '../markdown-table.mjs';
 
 const loadAtStart = loadavg()[0];
 const quick = process.argv.includes('--quick');
@@ -134,15 +135,6 @@ const measures = [
   ['cold start (spawn to first call answered)', 'coldStart', 1],
   ['cold start, server CPU time', 'coldStartCpu', 0],
 ];
-/** A Markdown table laid out the way the repository's formatter (Biome) lays it out, so that --write leaves it clean. */
-function markdownTable(header, rows, rightAligned) {
-  const widths = header.map((cell, column) => Math.max(3, cell.length, ...rows.map((row) => row[column].length)));
-  const line = (cells) =>
-    `| ${cells.map((cell, column) => (rightAligned[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join(' | ')} |`;
-  const rule = widths.map((width, column) => (rightAligned[column] ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width)));
-  return [line(header), `| ${rule.join(' | ')} |`, ...rows.map(line)];
-}
-
 const lines = markdownTable(
   ['measure (median, ms)', 'era', 'kit', 'raw SDK 2.x', 'kit / SDK'],
   measures.flatMap(([label, key, digits]) =>
