@@ -7,12 +7,14 @@ describe('public surface', () => {
       'AddressRefusedError',
       'AllowedDirectories',
       'LocalIndex',
+      'PostgresIndex',
       'addressRefusal',
       'braveProvider',
       'createGuardedDispatcher',
       'createPageFetcher',
       'createSearchServer',
       'defaultFetchLimits',
+      'openSearchIndex',
       'searxngProvider',
     ]);
   });

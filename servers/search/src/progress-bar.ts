@@ -19,7 +19,10 @@ export function createProgressBar(output: ProgressOutput): { update(progress: In
     update(progress) {
       let line: string;
       let step: number;
-      if (progress.phase === 'scanning') {
+      if (progress.phase === 'waiting') {
+        line = `Waiting: ${progress.message ?? 'another indexer is writing'}`;
+        step = -2;
+      } else if (progress.phase === 'scanning') {
         line = `Scanning ${progress.directory}: ${progress.done.toLocaleString('en-US')} files`;
         step = Math.floor(progress.done / 10_000);
       } else if (progress.phase === 'merging') {

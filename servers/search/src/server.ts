@@ -1,9 +1,12 @@
 import type { LookupFunction } from 'node:net';
-import { createServer, type KitServer, type LogLevel } from '@mcpkit/server-kit';
+import { type AnyTool, createServer, KitError, type KitServer, type LogLevel } from '@mcpkit/server-kit';
 import type { FetchLimits } from './fetch/guarded-fetch.js';
 import { createPageFetcher } from './fetch/page-fetcher.js';
 import { LocalIndex } from './local-index/local-index.js';
+import { PostgresIndex } from './postgres-index/postgres-index.js';
+import type { Ranking } from './postgres-index/postgres-search.js';
 import { documentsResource } from './resources/documents.js';
+import type { SearchIndex } from './search-index.js';
 import { fetchUrl } from './tools/fetch-url.js';
 import { getDocument } from './tools/get-document.js';
 import { indexPath } from './tools/index-path.js';
@@ -14,10 +17,16 @@ import type { WebSearchProvider } from './web/web-search-provider.js';
 
 /** Everything the search server is built from. */
 export interface SearchServerOptions {
-  /** The directories to index, search and serve. */
+  /** The directories to index, search and serve (with `indexUrl`, the folders this process writes; may be none). */
   directories: readonly string[];
-  /** The SQLite index file; `:memory:` keeps the index in memory. */
-  indexFile: string;
+  /** The SQLite index file; `:memory:` keeps the index in memory. Ignored when `indexUrl` is given. */
+  indexFile?: string;
+  /** A PostgreSQL URL: search an index shared with other server processes instead of an SQLite file. */
+  indexUrl?: string;
+  /** With `indexUrl`: the source name of each directory (default: the folder's name). */
+  sourceNames?: readonly string[];
+  /** With `indexUrl`: how results are ranked (default BM25). */
+  ranking?: Ranking;
   /** Files larger than this many bytes are not indexed (default 1 MiB). */
   maxFileSize?: number;
   /** Files per index transaction at most (default 2000); smaller keeps requests flowing during a long run. */
@@ -44,19 +53,16 @@ export interface SearchServerOptions {
 
 /** Builds the search server: local search tools and resources, fetch_url, and web_search when configured. */
 export function createSearchServer(options: SearchServerOptions): KitServer {
-  const index = new LocalIndex({
-    directories: options.directories,
-    indexFile: options.indexFile,
-    ...(options.maxFileSize !== undefined ? { maxFileSize: options.maxFileSize } : {}),
-    ...(options.batchFiles !== undefined ? { batchFiles: options.batchFiles } : {}),
-  });
+  const index = openSearchIndex(options);
   const fetcher = createPageFetcher({
     allowPrivate: options.allowPrivate ?? false,
     respectRobots: options.respectRobots ?? true,
     ...(options.fetchLimits ? { limits: options.fetchLimits } : {}),
     ...(options.lookup ? { lookup: options.lookup } : {}),
   });
-  const tools = [search(index), getDocument(index), indexPath(index), indexStatus(index), fetchUrl(fetcher)];
+  const tools: AnyTool[] = [search(index), getDocument(index)];
+  if (index.indexing) tools.push(indexPath(index.indexing));
+  tools.push(indexStatus(index), fetchUrl(fetcher));
   if (options.webSearch) tools.push(webSearch(options.webSearch));
   const server = createServer({
     name: 'mcpkit-search',
@@ -74,7 +80,28 @@ export function createSearchServer(options: SearchServerOptions): KitServer {
     },
   });
   const logError = (error: unknown) => server.log.error('Indexing failed', error);
-  if (options.indexOnStart ?? true) index.startInitialRefresh(logError);
-  if (options.watch ?? true) index.watch(logError);
+  if (index.indexing && (options.indexOnStart ?? true)) index.indexing.startInitialRefresh(logError);
+  if (index.indexing && (options.watch ?? true)) index.indexing.watch(logError);
   return server;
+}
+
+/** The index the options name: PostgreSQL for `indexUrl`, else the SQLite file. */
+export function openSearchIndex(options: SearchServerOptions): SearchIndex {
+  const limits = {
+    ...(options.maxFileSize !== undefined ? { maxFileSize: options.maxFileSize } : {}),
+    ...(options.batchFiles !== undefined ? { batchFiles: options.batchFiles } : {}),
+  };
+  if (options.indexUrl !== undefined) {
+    return new PostgresIndex({
+      url: options.indexUrl,
+      directories: options.directories,
+      ...(options.sourceNames ? { sourceNames: options.sourceNames } : {}),
+      ...(options.ranking ? { ranking: options.ranking } : {}),
+      ...limits,
+    });
+  }
+  if (options.indexFile === undefined) {
+    throw new KitError('INVALID_OPTIONS', 'The search server needs an indexFile or an indexUrl.');
+  }
+  return new LocalIndex({ directories: options.directories, indexFile: options.indexFile, ...limits });
 }

@@ -1,12 +1,16 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalIndex } from '../src/local-index/local-index.js';
-import { searchIndex } from '../src/local-index/search-query.js';
+import type { SearchIndex } from '../src/search-index.js';
+import { openSearchIndex } from '../src/server.js';
+import { type BackendIndex, backends } from './backends.js';
 
-const corpus = fileURLToPath(new URL('./fixtures/company/', import.meta.url));
+const corpus = fileURLToPath(new URL('./fixtures/company/', import.meta.url)).replace(/\/$/, '');
 
 /** Questions a person would ask of the handbook, with the document that answers each. */
-const judged: { query: string; expected: string }[] = [
+export const judged: { query: string; expected: string }[] = [
   { query: "What is our company's vacation policy?", expected: 'hr/vacation-policy.md' },
   { query: 'how many vacation days carry over', expected: 'hr/vacation-policy.md' },
   { query: 'parental leave weeks', expected: 'hr/parental-leave.md' },
@@ -23,27 +27,34 @@ const judged: { query: string; expected: string }[] = [
   { query: 'onboard*', expected: 'hr/onboarding-checklist.md' },
 ];
 
-describe('ranking on the judged set', () => {
-  let index: LocalIndex;
+describe.each(backends)('ranking on the judged set, $name', (backend) => {
+  let workspace: string;
+  let created: BackendIndex;
+  let index: SearchIndex;
   beforeAll(async () => {
-    index = new LocalIndex({ directories: [corpus], indexFile: ':memory:' });
-    await index.refreshAll();
+    if (backend.skipReason) return;
+    workspace = await mkdtemp(join(tmpdir(), 'mcpkit-search-judged-'));
+    created = await backend.create(workspace);
+    index = openSearchIndex({ directories: [corpus], ...created.options });
+    await index.indexing?.refreshAll();
   });
-  afterAll(() => index.close());
-
-  it.each(judged)('ranks $expected first for $query', ({ query, expected }) => {
-    const page = searchIndex(index.database, { query, limit: 3, offset: 0, roots: index.directories.roots });
-    const top = page.hits[0]?.path.slice((index.directories.roots[0] as string).length + 1);
-    expect(top, JSON.stringify(page.hits.map((hit) => [hit.path, hit.score]))).toBe(expected);
+  afterAll(async () => {
+    if (backend.skipReason) return;
+    await index.close();
+    await created.remove();
+    await rm(workspace, { recursive: true, force: true });
   });
 
-  it('points the vacation question at the line that talks about vacation days', () => {
-    const page = searchIndex(index.database, {
-      query: 'vacation days carry over',
-      limit: 1,
-      offset: 0,
-      roots: index.directories.roots,
-    });
+  it.skipIf(backend.skipReason).each(judged)('ranks $expected first for $query', async ({ query, expected }) => {
+    const page = await index.search({ query, limit: 3, offset: 0 });
+    const top = page.hits[0]?.path;
+    expect(top, JSON.stringify(page.hits.map((hit) => [hit.path, hit.score]))).toBe(
+      backend.shownPath(corpus, expected),
+    );
+  });
+
+  it.skipIf(backend.skipReason)('points the vacation question at the line that talks about vacation days', async () => {
+    const page = await index.search({ query: 'vacation days carry over', limit: 1, offset: 0 });
     expect(page.hits[0]?.line).toBe(8);
     expect(page.hits[0]?.snippet).toContain('**vacation**');
   });

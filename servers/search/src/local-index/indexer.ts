@@ -1,20 +1,21 @@
-import { sep } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { AllowedDirectories } from '../allowed-directories.js';
 import { readOpenedFile } from '../confined-file.js';
 import { type WalkedFile, walkFiles } from './file-walker.js';
-import type { DocumentInput, IndexDatabase } from './index-database.js';
+import type { IndexedDocument, IndexWriter } from './index-writer.js';
 import { splitPassages } from './passages.js';
 import { extractText, looksBinary } from './text-extraction.js';
 
 /** Where an indexing run is, for progress bars and `index_status`. */
 export interface IndexProgress {
   directory: string;
-  phase: 'scanning' | 'indexing' | 'merging' | 'done';
+  phase: 'waiting' | 'scanning' | 'indexing' | 'merging' | 'done';
   /** Files found so far (scanning) or files read so far (indexing). */
   done: number;
   /** Files to read, once the scan is over. */
   total?: number;
+  /** Why the run waits (another process writes the shared index), in the waiting phase. */
+  message?: string;
 }
 
 /** What one indexing run changed. */
@@ -76,7 +77,7 @@ export class Indexer {
   private last: IndexReport | undefined;
 
   constructor(
-    private readonly database: IndexDatabase,
+    private readonly writer: IndexWriter,
     private readonly directories: AllowedDirectories,
     private readonly options: IndexerOptions,
   ) {}
@@ -121,8 +122,13 @@ export class Indexer {
       this.current = progress;
       options.onProgress?.(progress);
     };
+    // Another process writing the same shared index goes first; the wait is reported, not silent.
+    const release = await this.writer.acquire(
+      (message) => report({ directory, phase: 'waiting', done: 0, message }),
+      signal,
+    );
     try {
-      const stored = this.database.documentsUnder(directory, sep);
+      const stored = await this.writer.documentsUnder(root, directory);
       const changed: (WalkedFile & { isNew: boolean })[] = [];
       let scanned = 0;
       const notes = new Set<string>();
@@ -140,21 +146,17 @@ export class Indexer {
       const counts = { added: 0, updated: 0, binary: 0 };
       report({ directory, phase: 'indexing', done: 0, total: changed.length });
       const bulk = changed.length >= bulkFiles;
-      if (bulk) this.database.setAutomerge(false);
+      if (bulk) await this.writer.startBulkLoad();
       try {
         await this.load(root, directory, changed, counts, signal, report);
       } finally {
         if (bulk) {
-          this.database.setAutomerge(true);
-          // Merged in steps with yields, so a serving process keeps answering. A cancelled run skips this: with
-          // automatic merging back on, later writes merge the segments it left.
+          // Merged in steps with yields, so a serving process keeps answering. A cancelled run skips the merge.
           report({ directory, phase: 'merging', done: changed.length, total: changed.length });
-          while (!signal?.aborted && this.database.mergeStep()) await yieldToEventLoop();
+          await this.writer.finishBulkLoad(() => !signal?.aborted);
         }
       }
-      this.database.transaction(() => {
-        for (const document of removed) this.database.deleteDocument(document.id);
-      });
+      if (removed.length > 0) await this.writer.deleteDocuments(removed.map((document) => document.id));
       const result: IndexReport = {
         directory,
         scanned,
@@ -169,6 +171,7 @@ export class Indexer {
       return result;
     } finally {
       this.current = undefined;
+      await release();
     }
   }
 
@@ -185,7 +188,7 @@ export class Indexer {
       signal?.throwIfAborted();
       const batch = nextBatch(changed, start, this.options.batchFiles ?? defaultBatchFiles);
       const documents = await this.readBatch(root, batch, signal);
-      await this.database.slicedTransaction(documents, (document) => this.database.putDocument(document), sliceMs);
+      await this.writer.writeDocuments(documents);
       for (const document of documents) {
         if (!document.text) counts.binary++;
         else if (document.isNew) counts.added++;
@@ -201,8 +204,8 @@ export class Indexer {
     root: string,
     batch: (WalkedFile & { isNew: boolean })[],
     signal: AbortSignal | undefined,
-  ): Promise<(DocumentInput & { isNew: boolean })[]> {
-    const documents: (DocumentInput & { isNew: boolean })[] = [];
+  ): Promise<(IndexedDocument & { isNew: boolean })[]> {
+    const documents: (IndexedDocument & { isNew: boolean })[] = [];
     for (let start = 0; start < batch.length; start += readConcurrency) {
       signal?.throwIfAborted();
       const slice = batch.slice(start, start + readConcurrency);
@@ -228,12 +231,21 @@ export class Indexer {
         if (!bytes) continue; // vanished between the walk and the read; the next run drops it
         const relativePath = this.directories.relativeToRoot(file.path, root);
         if (looksBinary(bytes)) {
-          documents.push({ ...file, relativePath, title: '', lineCount: 0, text: false, passages: [] });
+          documents.push({
+            ...file,
+            root,
+            relativePath,
+            title: '',
+            lineCount: 0,
+            text: false,
+            passages: [],
+            content: '',
+          });
           continue;
         }
         const { text, title } = extractText(file.path, bytes);
         const { passages, lineCount } = splitPassages(text);
-        documents.push({ ...file, relativePath, title, lineCount, text: true, passages });
+        documents.push({ ...file, root, relativePath, title, lineCount, text: true, passages, content: text });
       }
     }
     return documents;

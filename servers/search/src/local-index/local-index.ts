@@ -1,9 +1,14 @@
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ToolError } from '@mcpkit/server-kit';
 import { AllowedDirectories } from '../allowed-directories.js';
-import { watchDirectories } from './file-watcher.js';
+import { type ReadLimits, readConfinedFile } from '../confined-file.js';
+import type { DocumentText, DocumentUris, ListedDocument, SearchIndex, SearchQuery } from '../search-index.js';
+import { DirectoryIndexing } from './directory-indexing.js';
 import { IndexDatabase } from './index-database.js';
-import { Indexer, type IndexProgress, type IndexReport } from './indexer.js';
-import { type SearchPage, type SearchRequest, searchIndex } from './search-query.js';
+import type { Indexer, IndexProgress, IndexReport } from './indexer.js';
+import { type SearchPage, searchIndex } from './search-query.js';
 import { createSearchWorkers, type SearchWorkers } from './search-workers.js';
+import { sqliteWriter } from './sqlite-writer.js';
 
 /** How the local index is set up. */
 export interface LocalIndexOptions {
@@ -17,96 +22,99 @@ export interface LocalIndexOptions {
   batchFiles?: number;
 }
 
-/** The index of the allowed directories: the database, the indexer that fills it, and an optional watcher. */
-export class LocalIndex {
-  readonly directories: AllowedDirectories;
+/** Documents of a local index are resources at their `file://` URIs. */
+const fileUris: DocumentUris = {
+  template: 'file://{+path}',
+  uriOf: (path) => pathToFileURL(path).href,
+  pathOf(uri) {
+    try {
+      return fileURLToPath(uri);
+    } catch {
+      throw new ToolError(`${uri} is not a file URI.`);
+    }
+  },
+};
+
+/**
+ * The index of the allowed directories in one SQLite FTS5 file: the database, the indexer that fills it, and an
+ * optional watcher. Documents are read from disk, confined to the directories.
+ */
+export class LocalIndex implements SearchIndex {
   readonly database: IndexDatabase;
-  readonly indexer: Indexer;
-  private watcher: { close(): void } | undefined;
-  private initial: Promise<unknown> | undefined;
-  private initialDone = false;
-  private readonly shutdown = new AbortController();
+  readonly indexing: DirectoryIndexing;
+  readonly documentUris = fileUris;
   private searchWorkers: SearchWorkers | undefined;
 
   constructor(options: LocalIndexOptions) {
-    this.directories = new AllowedDirectories(options.directories);
+    const directories = new AllowedDirectories(options.directories);
     this.database = new IndexDatabase(options.indexFile);
     const excludedPaths = new Set(['', '-wal', '-shm', '-journal'].map((suffix) => options.indexFile + suffix));
-    this.indexer = new Indexer(this.database, this.directories, {
-      maxFileSize: options.maxFileSize ?? 1024 * 1024,
+    this.indexing = new DirectoryIndexing({
+      directories,
+      writer: sqliteWriter(this.database),
       excludedPaths,
+      ...(options.maxFileSize !== undefined ? { maxFileSize: options.maxFileSize } : {}),
       ...(options.batchFiles !== undefined ? { batchFiles: options.batchFiles } : {}),
     });
   }
 
+  /** The index file. */
+  get location(): string {
+    return this.database.file;
+  }
+
+  /** The allowed directories. */
+  get directories(): AllowedDirectories {
+    return this.indexing.directories;
+  }
+
+  /** The indexer that fills the index. */
+  get indexer(): Indexer {
+    return this.indexing.indexer;
+  }
+
   /** Refreshes every allowed directory, one after another. */
-  async refreshAll(
+  refreshAll(
     options: { signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {},
   ): Promise<IndexReport[]> {
-    const reports: IndexReport[] = [];
-    for (const root of this.directories.roots) reports.push(await this.indexer.refresh(root, options));
-    return reports;
+    return this.indexing.refreshAll(options);
   }
 
-  /** Starts the first refresh in the background; `whenReady` waits for it. */
-  startInitialRefresh(onError: (error: unknown) => void): void {
-    this.initial = this.refreshAll({ signal: this.shutdown.signal })
-      .catch((error) => {
-        if (!this.shutdown.signal.aborted) onError(error);
-      })
-      .finally(() => {
-        this.initialDone = true;
-      });
-  }
-
-  /** True once the first refresh has finished (or when none was started). */
   get ready(): boolean {
-    return this.initial === undefined || this.initialDone;
+    return this.indexing.ready;
   }
 
-  /** Waits up to `timeoutMs` for the first refresh; resolves true when it has finished. */
-  async whenReady(timeoutMs: number): Promise<boolean> {
-    if (this.ready) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
-    });
-    await Promise.race([this.initial, timedOut]);
-    clearTimeout(timer);
-    return this.ready;
+  whenReady(timeoutMs: number): Promise<boolean> {
+    return this.indexing.whenReady(timeoutMs);
   }
 
   /**
    * Searches the index. An index file is searched on worker threads under a deadline and the signal, so a broad
    * query never holds the event loop; an in-memory index (tests, embedding) can only be searched on this thread.
    */
-  async search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchPage> {
+  async search(query: SearchQuery, options: { signal?: AbortSignal } = {}): Promise<SearchPage> {
+    const request = { ...query, roots: this.directories.roots };
     if (this.database.file === ':memory:') return searchIndex(this.database, request);
     this.searchWorkers ??= createSearchWorkers(this.database.file);
     return this.searchWorkers.search(request, options);
   }
 
-  /** Watches the directories and refreshes the folders that change. */
-  watch(onError: (error: unknown) => void): void {
-    const ignoredPaths = new Set(['', '-wal', '-shm', '-journal'].map((suffix) => this.database.file + suffix));
-    this.watcher = watchDirectories(this.directories.roots, {
-      ignoredPaths,
-      onChange: (folders) => {
-        for (const folder of folders) {
-          this.indexer.refresh(folder, { signal: this.shutdown.signal }).catch((error) => {
-            if (!this.shutdown.signal.aborted) onError(error);
-          });
-        }
-      },
-      onError,
-    });
+  async counts(): Promise<{ documents: number; bytes: number }> {
+    return this.database.counts();
+  }
+
+  async listDocuments(limit: number): Promise<ListedDocument[]> {
+    return this.database.listDocuments(limit);
+  }
+
+  /** Reads a file from disk through a checked descriptor, inside the directories. */
+  readDocument(path: string, limits: ReadLimits): Promise<DocumentText> {
+    return readConfinedFile(this.directories, path, limits);
   }
 
   /** Stops watching, lets a running refresh stop at its next batch, then closes the database. */
   async close(): Promise<void> {
-    this.watcher?.close();
-    this.shutdown.abort();
-    await Promise.all([this.indexer.idle(), this.searchWorkers?.close()]);
+    await Promise.all([this.indexing.close(), this.searchWorkers?.close()]);
     this.database.close();
   }
 }

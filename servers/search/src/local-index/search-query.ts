@@ -33,7 +33,7 @@ const stopWords = new Set(
 );
 
 /** Whether the query uses FTS5 syntax on purpose: quotes, operators, prefix stars, groups, column filters. */
-function usesQuerySyntax(query: string): boolean {
+export function usesQuerySyntax(query: string): boolean {
   return /["*()^]|\b(AND|OR|NOT|NEAR)\b|\b(title|path|body)\s*:/.test(query);
 }
 
@@ -54,7 +54,8 @@ export function toMatchExpression(query: string): string {
   return [...new Set(chosen)].map((word) => `"${word.replace(/"/g, '')}"`).join(' OR ');
 }
 
-function describeSyntaxError(query: string, error: unknown): ToolError {
+/** The sentence that refuses a query with a syntax error, whichever index found it. */
+export function describeSyntaxError(query: string, error: unknown): ToolError {
   const detail = error instanceof Error ? error.message.replace(/^fts5: /, '') : String(error);
   return new ToolError(
     `The query ${JSON.stringify(query)} is not valid search syntax (${detail}). Use plain words, "exact phrases" in ` +
@@ -139,18 +140,23 @@ export function searchIndex(database: { readonly connection: Database.Database }
       line: (found?.line ?? 0) + bestLineOffset(found?.marked ?? ''),
       title: row.title,
       score: Math.round(-row.rank * 1000) / 1000,
-      snippet: (found?.snippet ?? '')
-        .replace(/\s+/g, ' ')
-        .replace(/\uE000/g, '**')
-        .replace(/\uE001/g, '**')
-        .trim(),
+      snippet: markdownSnippet(found?.snippet ?? ''),
     };
   });
   return { hits, more: rows.length > request.offset + request.limit };
 }
 
+/** A snippet with matches between U+E000 and U+E001 as one line of Markdown with the matches in bold. */
+export function markdownSnippet(marked: string): string {
+  return marked
+    .replace(/\s+/g, ' ')
+    .replace(/\uE000/g, '**')
+    .replace(/\uE001/g, '**')
+    .trim();
+}
+
 /** The line of a highlighted passage with the most distinct matched terms (headings and later lines lose ties), from 0. */
-function bestLineOffset(marked: string): number {
+export function bestLineOffset(marked: string): number {
   let best = 0;
   let bestCount = 0;
   marked.split('\n').forEach((line, index) => {

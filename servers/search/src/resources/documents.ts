@@ -1,36 +1,29 @@
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineResource, ToolError } from '@mcpkit/server-kit';
-import { readConfinedFile } from '../confined-file.js';
-import type { LocalIndex } from '../local-index/local-index.js';
 import { looksBinary } from '../local-index/text-extraction.js';
+import type { SearchIndex } from '../search-index.js';
 
 /** resources/list shows at most this many documents; search finds the rest. */
 const maxListed = 500;
 const maxReadBytes = 4 * 1024 * 1024;
 
-/** The indexed documents as MCP resources at their `file://` URIs. */
-export function documentsResource(index: LocalIndex) {
+/** The indexed documents as MCP resources: `file://` URIs of a local index, the index's own URIs of a shared one. */
+export function documentsResource(index: SearchIndex) {
   return defineResource({
     name: 'document',
-    template: 'file://{+path}',
+    template: index.documentUris.template,
     title: 'Indexed document',
     description: `A text document of the search index (the first ${maxListed} by path are listed; search finds all).`,
     mimeType: 'text/plain',
-    list: () =>
-      index.database.listDocuments(maxListed).map((document) => ({
-        uri: pathToFileURL(document.path).href,
+    list: async () =>
+      (await index.listDocuments(maxListed)).map((document) => ({
+        uri: index.documentUris.uriOf(document.path),
         name: document.title || document.path,
         size: document.size,
         mimeType: document.path.endsWith('.md') ? 'text/markdown' : 'text/plain',
       })),
     async read(uri) {
-      let path: string;
-      try {
-        path = fileURLToPath(uri);
-      } catch {
-        throw new ToolError(`${uri} is not a file URI.`);
-      }
-      const { path: file, bytes } = await readConfinedFile(index.directories, path, {
+      const path = index.documentUris.pathOf(uri);
+      const { path: file, bytes } = await index.readDocument(path, {
         maxBytes: maxReadBytes,
         tooLarge: () => `${uri} is larger than ${maxReadBytes / 1024 / 1024} MB; read it with get_document instead.`,
       });

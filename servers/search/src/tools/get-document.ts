@@ -1,15 +1,14 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import { readConfinedFile } from '../confined-file.js';
 import { lineWindow } from '../line-window.js';
-import type { LocalIndex } from '../local-index/local-index.js';
 import { looksBinary } from '../local-index/text-extraction.js';
+import type { SearchIndex } from '../search-index.js';
 
 /** Files larger than this are not read whole by get_document. */
 const maxReadBytes = 16 * 1024 * 1024;
 
 /** The `get_document` tool: reads a document of the indexed directories by lines. */
-export function getDocument(index: LocalIndex) {
+export function getDocument(index: SearchIndex) {
   return defineTool({
     name: 'get_document',
     title: 'Read a local document',
@@ -24,7 +23,7 @@ export function getDocument(index: LocalIndex) {
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     truncationHint: 'Call get_document again with a later offset or a smaller limit.',
     async handler({ path, offset = 1, limit = 200 }, { signal }) {
-      const { path: file, bytes } = await readConfinedFile(index.directories, path, {
+      const { path: file, bytes } = await index.readDocument(path, {
         maxBytes: maxReadBytes,
         tooLarge: (requested) =>
           `${requested} is larger than ${maxReadBytes / 1024 / 1024} MB; it is not read by get_document.`,

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import type { LocalIndex } from '../local-index/local-index.js';
+import type { DirectoryIndexing } from '../local-index/directory-indexing.js';
 
 /** The `index_path` tool: adds or refreshes a directory inside the allowed ones, with progress and cancellation. */
-export function indexPath(index: LocalIndex) {
+export function indexPath(indexing: DirectoryIndexing) {
   return defineTool({
     name: 'index_path',
     title: 'Index a directory',
@@ -16,11 +16,11 @@ export function indexPath(index: LocalIndex) {
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async handler({ path }, { signal, progress }) {
-      const { path: directory } = await index.directories.resolveExisting(path);
+      const { path: directory } = await indexing.directories.resolveExisting(path);
       if (!(await stat(directory)).isDirectory()) {
         throw new ToolError(`${path} is a file; pass a directory (files are picked up by indexing their folder).`);
       }
-      const report = await index.indexer.refresh(directory, {
+      const report = await indexing.indexer.refresh(directory, {
         signal,
         onProgress: (state) => {
           if (state.phase === 'indexing' && state.total !== undefined) {

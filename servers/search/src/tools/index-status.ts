@@ -1,9 +1,9 @@
 import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import type { LocalIndex } from '../local-index/local-index.js';
+import type { SearchIndex } from '../search-index.js';
 
 /** The `index_status` tool: what is indexed and whether indexing is running. */
-export function indexStatus(index: LocalIndex) {
+export function indexStatus(index: SearchIndex) {
   return defineTool({
     name: 'index_status',
     title: 'Index status',
@@ -11,13 +11,13 @@ export function indexStatus(index: LocalIndex) {
       'Show which directories are indexed, how many documents the index holds, and any indexing in progress.',
     input: z.object({}),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    handler() {
-      const counts = index.database.counts();
-      const running = index.indexer.progress;
-      const last = index.indexer.lastReport;
+    async handler() {
+      const counts = await index.counts();
+      const running = index.indexing?.indexer.progress;
+      const last = index.indexing?.indexer.lastReport;
       const status = {
-        directories: [...index.directories.roots],
-        indexFile: index.database.file,
+        directories: [...(index.indexing?.directories.roots ?? [])],
+        index: index.location,
         documents: counts.documents,
         bytes: counts.bytes,
         ready: index.ready,
@@ -25,11 +25,15 @@ export function indexStatus(index: LocalIndex) {
         ...(last ? { lastRun: last } : {}),
       };
       const lines = [
-        `Directories: ${status.directories.join(', ')}`,
-        `Index file: ${status.indexFile}`,
+        status.directories.length > 0
+          ? `Directories: ${status.directories.join(', ')}`
+          : 'Directories: none here (this server reads a shared index that another process writes)',
+        `Index: ${status.index}`,
         `Documents: ${counts.documents} (${(counts.bytes / 1024 / 1024).toFixed(1)} MB of text)`,
         running
-          ? `Indexing ${running.directory}: ${running.phase} ${running.done}${running.total !== undefined ? ` of ${running.total}` : ''} files`
+          ? running.phase === 'waiting'
+            ? `Indexing ${running.directory}: waiting (${running.message ?? 'another indexer is writing'})`
+            : `Indexing ${running.directory}: ${running.phase} ${running.done}${running.total !== undefined ? ` of ${running.total}` : ''} files`
           : 'No indexing running.',
       ];
       if (last) {

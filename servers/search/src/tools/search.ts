@@ -1,7 +1,7 @@
 import { decodeCursor, defineTool, encodeCursor, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import type { LocalIndex } from '../local-index/local-index.js';
 import type { SearchHit } from '../local-index/search-query.js';
+import type { SearchIndex } from '../search-index.js';
 
 /** How long a search waits for the first indexing run before answering from what is indexed so far. */
 const readyWaitMs = 15_000;
@@ -12,7 +12,7 @@ function formatHit(hit: SearchHit, rank: number): string {
 }
 
 /** The `search` tool: ranked full-text search over the indexed directories. */
-export function search(index: LocalIndex) {
+export function search(index: SearchIndex) {
   return defineTool({
     name: 'search',
     title: 'Search local documents',
@@ -44,7 +44,7 @@ export function search(index: LocalIndex) {
       }
       const ready = await index.whenReady(readyWaitMs);
       const page = await index.search(
-        { query, limit, offset, ...(path_glob ? { pathGlob: path_glob } : {}), roots: index.directories.roots },
+        { query, limit, offset, ...(path_glob ? { pathGlob: path_glob } : {}) },
         { signal },
       );
       const nextCursor = page.more ? encodeCursor({ offset: offset + limit, query }) : undefined;

@@ -1,0 +1,35 @@
+import { sep } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { IndexDatabase } from './index-database.js';
+import type { IndexWriter } from './index-writer.js';
+
+/** A batch's writes yield to the event loop after this long, so requests keep flowing during a large batch. */
+const sliceMs = 20;
+
+/** The indexer's writes to an SQLite index file; one process writes it, so `acquire` never waits. */
+export function sqliteWriter(database: IndexDatabase): IndexWriter {
+  return {
+    async documentsUnder(_root, directory) {
+      return database.documentsUnder(directory, sep);
+    },
+    async writeDocuments(documents) {
+      await database.slicedTransaction(documents, (document) => database.putDocument(document), sliceMs);
+    },
+    async deleteDocuments(ids) {
+      database.transaction(() => {
+        for (const id of ids) database.deleteDocument(id);
+      });
+    },
+    async acquire() {
+      return async () => {};
+    },
+    async startBulkLoad() {
+      database.setAutomerge(false);
+    },
+    async finishBulkLoad(keepGoing) {
+      // With automatic merging back on, later writes merge what a cancelled run leaves.
+      database.setAutomerge(true);
+      while (keepGoing() && database.mergeStep()) await yieldToEventLoop();
+    },
+  };
+}
