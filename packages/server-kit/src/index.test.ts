@@ -11,8 +11,10 @@ describe('public surface', () => {
     expect(Object.keys(kit).sort()).toEqual([
       'KitError',
       'ToolError',
+      'allowTools',
       'assertGlob',
       'audio',
+      'audit',
       'budgetText',
       'combine',
       'compileGlob',
@@ -23,6 +25,7 @@ describe('public surface', () => {
       'definePrompt',
       'defineResource',
       'defineTool',
+      'denyTools',
       'embeddedResource',
       'encodeCursor',
       'errorMessage',
@@ -31,12 +34,14 @@ describe('public surface', () => {
       'json',
       'outcomeOf',
       'paginate',
+      'rateLimit',
       'refuse',
       'resourceLink',
       'runOffThread',
       'serveHttp',
       'serveStdio',
       'text',
+      'timing',
       'truncationNote',
     ]);
     expect(Object.keys(cli).sort()).toEqual([

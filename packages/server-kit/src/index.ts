@@ -35,6 +35,8 @@ export { errorMessage, KitError, ToolError } from './errors.js';
 export type { GlobOptions } from './glob/compile-glob.js';
 export { assertGlob, compileGlob } from './glob/compile-glob.js';
 export type { Logger, LogLevel } from './logger.js';
+export type { AuditOptions, AuditRecord } from './middleware/audit.js';
+export { audit } from './middleware/audit.js';
 export type {
   Caller,
   Middleware,
@@ -45,8 +47,14 @@ export type {
 } from './middleware/middleware.js';
 export type { Outcome } from './middleware/outcome.js';
 export { outcomeOf } from './middleware/outcome.js';
+export type { RateLimitOptions } from './middleware/rate-limit.js';
+export { rateLimit } from './middleware/rate-limit.js';
 export type { RefuseOptions } from './middleware/refuse.js';
 export { refuse } from './middleware/refuse.js';
+export type { TimingMiddleware, TimingStats } from './middleware/timing.js';
+export { timing } from './middleware/timing.js';
+export type { ToolRules } from './middleware/tool-access.js';
+export { allowTools, denyTools } from './middleware/tool-access.js';
 export type { OffThreadOptions, OffThreadTask, WorkerPool, WorkerPoolOptions } from './off-thread/worker-pool.js';
 export { createWorkerPool, runOffThread } from './off-thread/worker-pool.js';
 export type { Page } from './pagination.js';
