@@ -33,7 +33,12 @@ function send(
         const done = () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
         response.on('end', done);
         // An event stream never ends: read it for a while.
-        if (options.untilMs) setTimeout(() => (response.destroy(), done()), options.untilMs);
+        if (options.untilMs) {
+          setTimeout(() => {
+            response.destroy();
+            done();
+          }, options.untilMs);
+        }
       },
     );
     outgoing.on('error', reject);
