@@ -62,7 +62,7 @@ describe('rateLimit', () => {
     await expect((async () => limit(prompt, answered))()).rejects.toMatchObject({
       code: -32000,
       message:
-        'Too many prompts/get requests: the limit is 1 call a minute per caller and tool. Try again in 60 seconds.',
+        'Too many prompts/get requests for "greet": the limit is 1 call a minute per caller and tool. Try again in 60 seconds.',
       data: { retryAfterMs: 60_000 },
     });
     expect(refused(await limit(call('a'), answered))).toBe(false);

@@ -96,10 +96,11 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       return next();
     }
     const retryAfterMs = Math.ceil((1 - bucket.tokens) / perMillisecond);
-    const what =
-      request.method === 'tools/call' && perTarget
+    const what = !perTarget
+      ? 'requests'
+      : request.method === 'tools/call'
         ? `calls to the tool "${request.target}"`
-        : `${request.method} requests`;
+        : `${request.method} requests for "${request.target}"`;
     return refuse(
       request,
       `Too many ${what}: the limit is ${rate}${perTarget ? ' per caller and tool' : ' per caller'}. Try again in ${describeWait(retryAfterMs)}.`,
