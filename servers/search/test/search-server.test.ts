@@ -12,6 +12,7 @@ import {
 } from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSearchServer } from '../src/server.js';
+import { type Backend, type BackendIndex, postgresBackend, sqliteBackend } from './backends.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/company/', import.meta.url));
 
@@ -21,11 +22,15 @@ let server: KitServer;
 let client: TestClient;
 /** The protocol era of the clients of the suite running now. */
 let era: ProtocolEraUnderTest = '2025-11-25';
+/** The index backend of the suite running now, and this test's index in it. */
+let backend: Backend = sqliteBackend;
+let created: BackendIndex | undefined;
+const shown = (relative: string) => backend.shownPath(documents, relative);
 
 async function start(options: { watch?: boolean } = {}) {
   server = createSearchServer({
     directories: [documents],
-    indexFile: join(workspace, 'index.sqlite'),
+    ...created?.options,
     watch: options.watch ?? false,
     logLevel: 'emergency',
   });
@@ -42,12 +47,23 @@ beforeEach(async () => {
 afterEach(async () => {
   await client?.close();
   await server?.close();
+  await created?.remove();
+  created = undefined;
   await rm(workspace, { recursive: true, force: true });
 });
 
-describe.each(protocolEras)('search server in memory, protocol %s', (suiteEra) => {
-  beforeEach(() => {
-    era = suiteEra;
+/** Every protocol era on SQLite; PostgreSQL on the newest era (the tools see the same index interface). */
+const suites: { era: ProtocolEraUnderTest; backend: Backend }[] = [
+  ...protocolEras.map((suiteEra) => ({ era: suiteEra, backend: sqliteBackend })),
+  { era: protocolEras[protocolEras.length - 1] as ProtocolEraUnderTest, backend: postgresBackend },
+];
+
+describe.each(suites)('search server in memory, protocol $era, $backend.name index', (suite) => {
+  beforeEach(async (context) => {
+    if (suite.backend.skipReason) context.skip(suite.backend.skipReason);
+    era = suite.era;
+    backend = suite.backend;
+    created = await backend.create(workspace);
   });
 
   it('offers the local tools and fetch_url, but not web_search without a provider', async () => {
@@ -63,7 +79,7 @@ describe.each(protocolEras)('search server in memory, protocol %s', (suiteEra) =
     expect(text.split('\n')[0]).toMatch(/^1\. .*hr\/vacation-policy\.md:\d+ \(Vacation Policy\) score [\d.]+$/);
     expect(text).toContain('**vacation**');
     const structured = result.structuredContent as { results: { path: string; line: number }[] };
-    expect(structured.results[0]?.path).toBe(join(documents, 'hr', 'vacation-policy.md'));
+    expect(structured.results[0]?.path).toBe(shown('hr/vacation-policy.md'));
   });
 
   it('pages with a cursor and refuses a cursor of another query', async () => {
@@ -114,6 +130,7 @@ describe.each(protocolEras)('search server in memory, protocol %s', (suiteEra) =
       const result = await client.callTool('get_document', { path });
       expect(result.isError, path).toBe(true);
       expect(resultText(result)).toMatch(/outside the indexed directories|does not exist/);
+      expect(resultText(result)).not.toContain('secret');
     }
     const missing = await client.callTool('get_document', { path: 'hr/nope.md' });
     expect(resultText(missing)).toMatch(/does not exist/);
@@ -147,7 +164,7 @@ describe.each(protocolEras)('search server in memory, protocol %s', (suiteEra) =
     }
     server = createSearchServer({
       directories: [documents],
-      indexFile: join(workspace, 'cancel.sqlite'),
+      ...created?.options,
       indexOnStart: false,
       watch: false,
       batchFiles: 20,
@@ -188,7 +205,7 @@ describe.each(protocolEras)('search server in memory, protocol %s', (suiteEra) =
     expect((read.contents[0] as { text: string }).text).toContain('25 days of paid vacation');
     await expect(
       client.client.readResource({ uri: pathToFileURL(join(workspace, 'outside.md')).href }),
-    ).rejects.toThrow(/outside the indexed directories/);
+    ).rejects.toThrow(/outside the indexed directories|Resource not found/);
   });
 
   it('picks up new, changed and deleted files while serving', async () => {

@@ -26,6 +26,9 @@ export interface PostgresIndexOptions {
   ranking?: Ranking;
 }
 
+/** How long a read waits for this process's first indexing run, as searches do. */
+const readyWaitMs = 15_000;
+
 /** Documents of a shared index are resources at `search://source/path`: no reader needs the files on its disk. */
 const sharedUris: DocumentUris = {
   template: 'search://{+path}',
@@ -118,6 +121,7 @@ export class PostgresIndex implements SearchIndex {
    * writer) an absolute path inside its folders; nothing outside the index can be named.
    */
   async readDocument(path: string, limits: ReadLimits): Promise<DocumentText> {
+    await this.whenReady(readyWaitMs);
     const candidates: { source: string; path: string }[] = [];
     const local = this.sources?.locate(path);
     if (local) candidates.push(local);
