@@ -63,7 +63,7 @@ describe.skipIf(skip !== undefined)('mcpkit-host web in a browser', () => {
       secret,
     );
     await expect(page.locator('.server').innerText()).resolves.toMatch(
-      /demo\s+ready\s+modern era \(2026-07-28, stdio\)\s+5 tools/,
+      /demo\s+ready\s+modern era \(2026-07-28, stdio\)\s+6 tools/,
     );
     await ask(page, 'Weather in Lisbon and Oslo?');
     await page.locator('.message.user', { hasText: 'Weather in Lisbon and Oslo?' }).waitFor();
@@ -109,6 +109,32 @@ describe.skipIf(skip !== undefined)('mcpkit-host web in a browser', () => {
       .locator('.message.assistant', { hasText: 'Booked Casa Ana for Ada, 4 guests, on the terrace.' })
       .waitFor();
     await expect(page.locator('.question').count()).resolves.toBe(0);
+  });
+
+  it('shows a sampling request with what the server would send, and lets the person deny or allow it', async () => {
+    const { page } = await open({
+      steps: [
+        {
+          toolCalls: [{ name: 'demo__summarize', arguments: { text: 'first text' } }],
+        },
+        { toolCalls: [{ name: 'demo__summarize', arguments: { text: 'second text' } }] },
+        { text: 'In short: tides.' },
+        { text: '{{tool_results}}' },
+      ],
+    });
+    await ask(page, 'Summarize twice');
+    const request = page.locator('.question.sampling');
+    await request.waitFor();
+    await expect(request.innerText()).resolves.toContain('demo wants to use the model (at most 100 tokens)');
+    await expect(request.innerText()).resolves.toContain('user: Summarize: first text');
+    await request.getByRole('button', { name: 'Deny' }).click();
+    await page
+      .locator('.call.error', { hasText: 'The user declined the sampling request of server "demo".' })
+      .waitFor();
+    await request.waitFor();
+    await expect(request.innerText()).resolves.toContain('Summarize: second text');
+    await request.getByRole('button', { name: 'Allow' }).click();
+    await page.locator('.message.assistant', { hasText: 'summary: In short: tides.' }).waitFor();
   });
 
   it('renders an image result as an image', async () => {
