@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineSubcommand, packageVersion, runServerCommand, UsageError } from '@mcpkit/server-kit/cli';
-import { LocalIndex } from './local-index/local-index.js';
+import type { IndexReport } from './local-index/indexer.js';
 import { createProgressBar } from './progress-bar.js';
-import { createSearchServer } from './server.js';
+import { createSearchServer, openSearchIndex } from './server.js';
 import { braveProvider } from './web/brave-provider.js';
 import { searxngProvider } from './web/searxng-provider.js';
 import type { WebSearchProvider } from './web/web-search-provider.js';
@@ -25,6 +25,62 @@ function defaultIndexFile(directories: string[], environment: NodeJS.ProcessEnv)
     .digest('hex')
     .slice(0, 16);
   return join(cache, `index-${key}.sqlite`);
+}
+
+/** The flags that choose where the index lives, shared by serving and `index`. */
+const indexFlags = {
+  'index-file': {
+    type: 'string',
+    description: 'The SQLite index file (default: a file per directory set in the cache folder)',
+    valueName: 'FILE',
+  },
+  'index-url': {
+    type: 'string',
+    description: 'A PostgreSQL URL: use an index shared by many servers instead of a file (or MCPKIT_SEARCH_INDEX_URL)',
+    valueName: 'URL',
+  },
+  source: {
+    type: 'string',
+    multiple: true,
+    description: 'With --index-url, the name a DIR is stored under (one per DIR, in order; default: its folder name)',
+    valueName: 'NAME',
+  },
+  'max-file-size': {
+    type: 'integer',
+    description: 'Skip files larger than this many bytes (1048576)',
+    valueName: 'BYTES',
+  },
+} as const;
+
+/** Where the index lives, from the flags and the environment; a usage error for contradicting choices. */
+function indexLocation(
+  values: { 'index-file'?: string; 'index-url'?: string; source?: string[] },
+  directories: string[],
+  environment: NodeJS.ProcessEnv,
+): { indexFile: string } | { indexUrl: string; sourceNames?: string[] } {
+  const url = values['index-url'] ?? environment.MCPKIT_SEARCH_INDEX_URL;
+  if (url !== undefined && values['index-file'] !== undefined) {
+    throw new UsageError('Pass either --index-file or --index-url, not both.');
+  }
+  if (url === undefined) {
+    if (values.source) throw new UsageError('--source names folders of a shared index; it needs --index-url.');
+    if (directories.length === 0) throw new UsageError('mcpkit-search needs DIR [DIR...] (or --index-url URL).');
+    return { indexFile: values['index-file'] ?? defaultIndexFile(directories, environment) };
+  }
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new UsageError(`The index URL must start with postgres:// or postgresql:// (got ${JSON.stringify(url)}).`);
+  }
+  if (values.source && values.source.length !== directories.length) {
+    throw new UsageError(`Give one --source per DIR (${directories.length} DIR, ${values.source.length} --source).`);
+  }
+  return { indexUrl: url, ...(values.source ? { sourceNames: values.source } : {}) };
+}
+
+function reportLine(report: IndexReport): string {
+  return (
+    `${report.directory}: ${report.scanned} files, ${report.added} added, ${report.updated} updated, ` +
+    `${report.removed} removed, ${report.unchanged} unchanged, ${report.binary} binary, ${report.durationMs} ms\n`
+  );
 }
 
 function webSearchProvider(
@@ -49,46 +105,52 @@ function webSearchProvider(
   return undefined;
 }
 
-/** `mcpkit-search index DIR...`: builds or refreshes the index with a progress bar on stderr, then exits. */
+/**
+ * `mcpkit-search index DIR...`: builds or refreshes the index with a progress bar on stderr, then exits; with
+ * `--watch` it stays and re-indexes what changes (the writer of a team's shared index).
+ */
 const indexCommand = defineSubcommand({
-  description: 'Builds or refreshes the index of the directories (only changed files are read), then exits.',
+  description:
+    'Builds or refreshes the index of the directories (only changed files are read), then exits, or with --watch ' +
+    'keeps it fresh. Several indexers of one --index-url take turns.',
   positionals: 'DIR [DIR...]',
   requirePositionals: true,
   flags: {
-    'index-file': {
-      type: 'string',
-      description: 'The SQLite index file (default: as when serving)',
-      valueName: 'FILE',
-    },
-    'max-file-size': {
-      type: 'integer',
-      description: 'Skip files larger than this many bytes (1048576)',
-      valueName: 'BYTES',
-    },
+    ...indexFlags,
+    watch: { type: 'boolean', description: 'Keep running and re-index what changes (Ctrl-C stops)' },
   },
   async run({ values, positionals }) {
     const maxFileSize = values['max-file-size'];
-    const index = new LocalIndex({
+    const index = openSearchIndex({
       directories: positionals,
-      indexFile: values['index-file'] ?? defaultIndexFile(positionals, process.env),
+      ...indexLocation(values, positionals, process.env),
       ...(maxFileSize !== undefined ? { maxFileSize } : {}),
     });
+    const indexing = index.indexing;
+    if (!indexing) throw new Error('An index opened with directories has an indexer.');
     const bar = createProgressBar(process.stderr);
     const interrupt = new AbortController();
-    process.once('SIGINT', () => interrupt.abort());
+    const stop = () => interrupt.abort();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
     try {
-      const reports = await index.refreshAll({
+      const reports = await indexing.refreshAll({
         signal: interrupt.signal,
         onProgress: (progress) => bar.update(progress),
       });
       bar.done();
-      for (const report of reports) {
-        process.stderr.write(
-          `${report.directory}: ${report.scanned} files, ${report.added} added, ${report.updated} updated, ` +
-            `${report.removed} removed, ${report.unchanged} unchanged, ${report.binary} binary, ${report.durationMs} ms\n`,
+      for (const report of reports) process.stderr.write(reportLine(report));
+      process.stderr.write(`Index: ${index.location}\n`);
+      if (values.watch && !interrupt.signal.aborted) {
+        process.stderr.write('Watching for changes (Ctrl-C stops).\n');
+        indexing.watch(
+          (error) => process.stderr.write(`Indexing failed: ${error instanceof Error ? error.message : error}\n`),
+          (report) => {
+            if (report.added + report.updated + report.removed > 0) process.stderr.write(reportLine(report));
+          },
         );
+        await new Promise<void>((resolve) => interrupt.signal.addEventListener('abort', () => resolve()));
       }
-      process.stderr.write(`Index file: ${index.database.file}\n`);
     } finally {
       await index.close();
     }
@@ -100,19 +162,9 @@ await runServerCommand(
     name: 'mcpkit-search',
     version,
     description: 'An MCP server for offline full-text search of local documents, web search and safe URL fetching.',
-    positionals: 'DIR [DIR...]',
-    requirePositionals: true,
+    positionals: '[DIR...]',
     flags: {
-      'index-file': {
-        type: 'string',
-        description: 'The SQLite index file (default: a file per directory set in the cache folder)',
-        valueName: 'FILE',
-      },
-      'max-file-size': {
-        type: 'integer',
-        description: 'Skip files larger than this many bytes (1048576)',
-        valueName: 'BYTES',
-      },
+      ...indexFlags,
       'no-watch': { type: 'boolean', description: 'Do not watch the directories for changes' },
       'allow-private': {
         type: 'boolean',
@@ -128,6 +180,7 @@ await runServerCommand(
     environment: {
       BRAVE_API_KEY: 'Offer web_search through Brave Search with this API key',
       SEARXNG_URL: 'Offer web_search through this SearXNG instance (when BRAVE_API_KEY is not set)',
+      MCPKIT_SEARCH_INDEX_URL: 'The PostgreSQL URL of a shared index (as --index-url; keeps the password out of ps)',
       MCPKIT_SEARCH_CACHE:
         'Folder of the default index files (default: $XDG_CACHE_HOME or ~/.cache, then mcpkit-search)',
       MCPKIT_TOKEN: 'Bearer token required over HTTP',
@@ -139,7 +192,7 @@ await runServerCommand(
     const webSearch = webSearchProvider(values['searxng-url'], process.env);
     return createSearchServer({
       directories: positionals,
-      indexFile: values['index-file'] ?? defaultIndexFile(positionals, process.env),
+      ...indexLocation(values, positionals, process.env),
       ...(maxFileSize !== undefined ? { maxFileSize } : {}),
       watch: !values['no-watch'],
       allowPrivate: values['allow-private'] ?? false,

@@ -64,7 +64,7 @@ describe('mcpkit-search bin', () => {
     const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
     expect(help.stderr).toBe('');
-    expect(help.stdout).toContain('Usage: mcpkit-search [serve] [options] DIR [DIR...]');
+    expect(help.stdout).toContain('Usage: mcpkit-search [serve] [options] [DIR...]');
     expect(help.stdout).toMatch(/mcpkit-search index DIR \[DIR\.\.\.\]\s+Builds or refreshes the index/);
     const indexHelp = spawnSync(process.execPath, [bin, 'index', '--help'], { encoding: 'utf8' });
     expect(indexHelp.status).toBe(0);

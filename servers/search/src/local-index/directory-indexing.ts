@@ -74,13 +74,13 @@ export class DirectoryIndexing {
     return this.ready;
   }
 
-  /** Watches the directories and refreshes the folders that change. */
-  watch(onError: (error: unknown) => void): void {
+  /** Watches the directories and refreshes the folders that change; `onReport` hears each finished refresh. */
+  watch(onError: (error: unknown) => void, onReport?: (report: IndexReport) => void): void {
     this.watcher = watchDirectories(this.directories.roots, {
       ignoredPaths: this.excludedPaths,
       onChange: (folders) => {
         for (const folder of folders) {
-          this.indexer.refresh(folder, { signal: this.shutdown.signal }).catch((error) => {
+          this.indexer.refresh(folder, { signal: this.shutdown.signal }).then(onReport, (error) => {
             if (!this.shutdown.signal.aborted) onError(error);
           });
         }

@@ -6,7 +6,7 @@ import { ensureSchema, textSearchConfiguration } from './postgres-schema.js';
 import type { SourceRoots } from './source-roots.js';
 
 /** The advisory lock all writers of one database take turns on (any 64-bit number unlikely to be used elsewhere). */
-const writeLockKey = '7303511930162212935';
+export const writeLockKey = '7303511930162212935';
 
 /** The application name writers show in pg_stat_activity, which the waiting message quotes. */
 export const writerApplicationName = `mcpkit-search indexer on ${hostname()} pid ${process.pid}`;
@@ -91,49 +91,66 @@ export function postgresWriter(pool: pg.Pool, sources: SourceRoots): IndexWriter
     },
 
     async writeDocuments(documents: readonly IndexedDocument[]) {
+      if (documents.length === 0) return;
       const connection = session();
+      // Three statements per batch, whatever its size: the documents, their old passages gone, their new passages.
       await connection.query('BEGIN');
       try {
-        for (const document of documents) {
-          const { rows } = await connection.query<{ id: string }>(
-            `INSERT INTO search_documents (source, path, size, mtime_ms, title, line_count, is_text, content)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-             ON CONFLICT (source, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
-               title = excluded.title, line_count = excluded.line_count, is_text = excluded.is_text,
-               content = excluded.content
-             RETURNING id`,
-            [
-              sources.nameOf(document.root),
-              document.relativePath,
-              document.size,
-              Math.trunc(document.mtimeMs),
-              clean(document.title),
-              document.lineCount,
-              document.text,
-              clean(document.content),
-            ],
-          );
-          const id = rows[0]?.id;
-          await connection.query('DELETE FROM search_passages WHERE document_id = $1', [id]);
-          if (document.passages.length === 0) continue;
+        const { rows } = await connection.query<{ id: string; source: string; path: string }>(
+          `INSERT INTO search_documents (source, path, size, mtime_ms, title, line_count, is_text, content)
+           SELECT source, path, size, mtime_ms, title, line_count, is_text, content FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::integer[],
+                                $7::boolean[], $8::text[]) WITH ORDINALITY AS batch (source, path, size, mtime_ms, title, line_count, is_text, content, position)
+           ORDER BY position
+           ON CONFLICT (source, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+             title = excluded.title, line_count = excluded.line_count, is_text = excluded.is_text,
+             content = excluded.content
+           RETURNING id, source, path`,
+          [
+            documents.map((document) => sources.nameOf(document.root)),
+            documents.map((document) => document.relativePath),
+            documents.map((document) => document.size),
+            documents.map((document) => Math.trunc(document.mtimeMs)),
+            documents.map((document) => clean(document.title)),
+            documents.map((document) => document.lineCount),
+            documents.map((document) => document.text),
+            documents.map((document) => clean(document.content)),
+          ],
+        );
+        const idOf = new Map(rows.map((row) => [`${row.source}/${row.path}`, row.id]));
+        const ids = documents.map((document) => idOf.get(`${sources.nameOf(document.root)}/${document.relativePath}`));
+        await connection.query('DELETE FROM search_passages WHERE document_id = ANY($1::bigint[])', [ids]);
+        const passages = {
+          document: [] as string[],
+          line: [] as number[],
+          body: [] as string[],
+          title: [] as string[],
+          path: [] as string[],
+        };
+        documents.forEach((document, index) => {
+          const title = clean(document.title);
+          const path = pathWords(document.relativePath);
+          for (const passage of document.passages) {
+            passages.document.push(ids[index] as string);
+            passages.line.push(passage.line);
+            passages.body.push(clean(passage.body));
+            passages.title.push(title);
+            passages.path.push(path);
+          }
+        });
+        if (passages.body.length > 0) {
           await connection.query(
             `INSERT INTO search_passages (document_id, line, body, length, terms)
-             SELECT $1, passage.line, passage.body,
+             SELECT passage.document_id, passage.line, passage.body,
                     (SELECT coalesce(sum(cardinality(entry.positions)), 0) FROM unnest(weighted.terms) AS entry),
                     weighted.terms
-             FROM unnest($2::integer[], $3::text[]) AS passage (line, body)
+             FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::text[], $5::text[])
+                  AS passage (document_id, line, body, title, path)
              CROSS JOIN LATERAL (
-               SELECT setweight(to_tsvector('${textSearchConfiguration}', $4), 'A')
-                   || setweight(to_tsvector('${textSearchConfiguration}', $5), 'B')
+               SELECT setweight(to_tsvector('${textSearchConfiguration}', passage.title), 'A')
+                   || setweight(to_tsvector('${textSearchConfiguration}', passage.path), 'B')
                    || setweight(to_tsvector('${textSearchConfiguration}', passage.body), 'D') AS terms
              ) AS weighted`,
-            [
-              id,
-              document.passages.map((passage) => passage.line),
-              document.passages.map((passage) => clean(passage.body)),
-              clean(document.title),
-              pathWords(document.relativePath),
-            ],
+            [passages.document, passages.line, passages.body, passages.title, passages.path],
           );
         }
         await connection.query('COMMIT');
