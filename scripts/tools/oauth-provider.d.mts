@@ -22,6 +22,11 @@ export interface OAuthProviderOptions {
   clientIdMetadataDocuments?: boolean;
   /** The account that signs in at every interaction (default "test-user"). */
   accountId?: string;
+  /**
+   * Sends this `iss` in authorization responses instead of the provider's own issuer (RFC 9207), to test that clients
+   * refuse a response from the wrong authorization server.
+   */
+  authorizationResponseIssuer?: string;
   /** Port to listen on (default: a free one). */
   port?: number;
 }

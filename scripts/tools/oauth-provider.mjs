@@ -82,6 +82,9 @@ export async function startOAuthProvider(options = {}) {
 
   const callback = provider.callback();
   listener.on('request', (request, response) => {
+    if (options.authorizationResponseIssuer !== undefined) {
+      replaceIssuerOfRedirects(response, options.authorizationResponseIssuer);
+    }
     if (request.url?.startsWith('/interaction/')) {
       approve(provider, accountId, request, response).catch((error) => {
         response.statusCode = 500;
@@ -122,6 +125,22 @@ export async function startOAuthProvider(options = {}) {
         listener.closeAllConnections();
       });
     },
+  };
+}
+
+/**
+ * Makes every redirect this response sends carry `iss=issuer` in place of the real one (RFC 9207), as a mixed-up or
+ * malicious authorization server would.
+ */
+function replaceIssuerOfRedirects(response, issuer) {
+  const setHeader = response.setHeader.bind(response);
+  response.setHeader = (name, value) => {
+    if (String(name).toLowerCase() === 'location' && typeof value === 'string' && /[?&]iss=/.test(value)) {
+      const url = new URL(value);
+      url.searchParams.set('iss', issuer);
+      return setHeader(name, url.href);
+    }
+    return setHeader(name, value);
   };
 }
 

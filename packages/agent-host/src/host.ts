@@ -7,6 +7,7 @@ import type {
   RootEntry,
   SamplingRequest,
 } from './connection/client-requests.js';
+import type { ConnectionAuthorization } from './connection/connected-client.js';
 import { type CallOptions, errorResult, type RestartPolicy, ServerConnection } from './connection/server-connection.js';
 import { type CallToolResult, type ReadResourceResult, type ServerLogSink, stderrLogSink } from './connection/types.js';
 import { errorMessage, HostError } from './errors.js';
@@ -30,6 +31,11 @@ export interface HostOptions {
   restart?: Partial<RestartPolicy>;
   /** The name and version the host gives at initialization. */
   clientInfo?: { name: string; version: string };
+  /**
+   * How HTTP servers protected by OAuth are signed in to: the token file, and whether a sign-in in the browser may
+   * start (default: the user's token file, saved sign-ins only; a server that needs a new one fails to start).
+   */
+  authorization?: ConnectionAuthorization;
 }
 
 /** A server that could not be started, and why. */
@@ -107,6 +113,7 @@ export async function connectHost(config: HostConfig, options: HostOptions = {})
         handlers: roots ? { ...handlers, roots: () => roots } : handlers,
         ...(options.restart ? { restart: options.restart } : {}),
         ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
+        ...(options.authorization ? { authorization: options.authorization } : {}),
         // A failed server lists no tools, so it leaves the registry. A restarting one keeps its tools, so that names
         // do not shift under the model mid-conversation; its calls meanwhile get a "restarting" error result.
         onChange: rebuild,

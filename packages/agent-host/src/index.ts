@@ -13,6 +13,7 @@ export { parseConfig } from './config/parse-config.js';
 export type {
   ConfigProblem,
   HostConfig,
+  OAuthSettings,
   ServerConfig,
   ServerTransportConfig,
   ToolFilter,
@@ -24,6 +25,10 @@ export type {
   SamplingMessage,
   SamplingRequest,
 } from './connection/client-requests.js';
+export type { ConnectionAuthorization } from './connection/connected-client.js';
+export { type OpenAuthorizationPage, openInBrowser } from './connection/oauth/authorization-page.js';
+export type { InteractiveSignIn } from './connection/oauth/host-oauth-provider.js';
+export { defaultTokenFile, TokenStore } from './connection/oauth/token-store.js';
 export type {
   CallOptions,
   ConnectionState,

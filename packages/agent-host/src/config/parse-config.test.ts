@@ -48,6 +48,44 @@ describe('parseConfig', () => {
     expect(config.servers[3]?.disabled).toBe(true);
   });
 
+  it("reads an HTTP server's oauth block: Claude Code's clientId and callbackPort, a secret from the environment", async () => {
+    const config = await parseConfig(
+      {
+        mcpServers: {
+          notes: {
+            url: 'https://notes.example.com/mcp',
+            oauth: {
+              clientId: 'host',
+              clientSecret: '${env:TOKEN}',
+              scopes: 'notes:read notes:write',
+              callbackPort: 8765,
+            },
+          },
+          cimd: {
+            url: 'https://cimd.example.com/mcp',
+            oauth: { clientMetadataUrl: 'https://host.example/client.json' },
+          },
+        },
+      },
+      { environment },
+    );
+    expect(config.servers[0]?.oauth).toEqual({
+      clientId: 'host',
+      clientSecret: 'secret',
+      scopes: ['notes:read', 'notes:write'],
+      redirectPort: 8765,
+    });
+    expect(config.servers[1]?.oauth).toEqual({ clientMetadataUrl: 'https://host.example/client.json' });
+    await expect(
+      parseConfig({
+        mcpServers: { bad: { url: 'https://x.example/mcp', oauth: { clientMetadataUrl: 'http://x/c' } } },
+      }),
+    ).rejects.toThrow(/server "bad": field "oauth.clientMetadataUrl"/);
+    await expect(
+      parseConfig({ mcpServers: { bad: { url: 'https://x.example/mcp', oauth: { clientID: 'typo' } } } }),
+    ).rejects.toThrow(/server "bad"/);
+  });
+
   it('reads VS Code servers with inputs, asking only for the inputs that are used', async () => {
     const asked: string[] = [];
     const config = await parseConfig(

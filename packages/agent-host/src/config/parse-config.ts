@@ -10,6 +10,7 @@ import {
   defaultCallTimeoutMs,
   defaultStartupTimeoutMs,
   type HostConfig,
+  type OAuthSettings,
   type ServerConfig,
   type ServerTransportConfig,
 } from './server-config.js';
@@ -58,10 +59,21 @@ const stdioEntry = z.object({
   ...common,
 });
 
+// A server's OAuth client: Claude Code's `clientId` and `callbackPort`, with mcpkit's own fields beside them.
+const oauthEntry = z.strictObject({
+  clientId: z.string().min(1).optional(),
+  clientSecret: z.string().min(1).optional(),
+  scopes: z.union([names, z.string()]).optional(),
+  callbackPort: z.number().int().min(1).max(65535).optional(),
+  redirectPort: z.number().int().min(1).max(65535).optional(),
+  clientMetadataUrl: z.url({ protocol: /^https$/ }).optional(),
+});
+
 const httpEntry = z.object({
   type: z.enum(['http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
   url: z.url(),
   headers: stringRecord.optional(),
+  oauth: oauthEntry.optional(),
   ...common,
 });
 
@@ -230,10 +242,12 @@ function parseServer(
 
   let transport: ServerTransportConfig;
   let shared: z.infer<typeof stdioEntry> | z.infer<typeof httpEntry>;
+  let oauth: OAuthSettings | undefined;
   if (isHttp) {
     const parsed = httpEntry.safeParse(entry);
     if (!parsed.success) throw invalid(where, parsed.error);
     shared = parsed.data;
+    if (parsed.data.oauth) oauth = oauthSettings(parsed.data.oauth, apply);
     transport = {
       kind: 'http',
       url: apply('url', parsed.data.url),
@@ -262,11 +276,28 @@ function parseServer(
       ...(shared.tools?.pin ? { pin: shared.tools.pin } : {}),
     },
     ...(shared.approve !== undefined ? { approve: shared.approve } : {}),
+    ...(oauth ? { oauth } : {}),
     callTimeoutMs: shared.timeout ?? defaultCallTimeoutMs,
     startupTimeoutMs: shared.startupTimeout ?? defaultStartupTimeoutMs,
     disabled: shared.disabled ?? false,
     ...(shared.roots
       ? { roots: shared.roots.map((root, index) => resolve(context.workspaceFolder, apply(`roots.${index}`, root))) }
       : {}),
+  };
+}
+
+/** The `oauth` block with its variables filled in; scopes may be a list or one space-separated string. */
+function oauthSettings(
+  entry: z.infer<typeof oauthEntry>,
+  apply: (field: string, value: string) => string,
+): OAuthSettings {
+  const scopes = typeof entry.scopes === 'string' ? entry.scopes.split(/\s+/).filter(Boolean) : entry.scopes;
+  const port = entry.redirectPort ?? entry.callbackPort;
+  return {
+    ...(entry.clientId ? { clientId: apply('oauth.clientId', entry.clientId) } : {}),
+    ...(entry.clientSecret ? { clientSecret: apply('oauth.clientSecret', entry.clientSecret) } : {}),
+    ...(scopes?.length ? { scopes } : {}),
+    ...(port !== undefined ? { redirectPort: port } : {}),
+    ...(entry.clientMetadataUrl ? { clientMetadataUrl: entry.clientMetadataUrl } : {}),
   };
 }

@@ -30,6 +30,23 @@ export interface ToolFilter {
   pin?: string[];
 }
 
+/**
+ * A server's `oauth` block: how the host identifies itself to the server's authorization server (Claude Code's
+ * `clientId` and `callbackPort`; VS Code keeps these outside the config).
+ */
+export interface OAuthSettings {
+  /** A client id registered with the authorization server beforehand (used before any other identity). */
+  clientId?: string;
+  /** The secret of that client, for `client_secret_basic` or `client_secret_post` (give it as `${env:NAME}`). */
+  clientSecret?: string;
+  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+  scopes?: string[];
+  /** The loopback port of the redirect URI (a pre-registered client's redirect URI names one); default a free one. */
+  redirectPort?: number;
+  /** An HTTPS URL where the host's Client ID Metadata Document is published, used as client id where supported. */
+  clientMetadataUrl?: string;
+}
+
 /** One server of a loaded config, normalized from whichever format it came in. */
 export interface ServerConfig {
   /** The server's key in the config; also the prefix of its tools' model-facing names. */
@@ -44,6 +61,8 @@ export interface ServerConfig {
   roots?: string[];
   /** Whether its tools run without asking: one policy, or policies by tool name; absent means the default. */
   approve?: ServerApproval;
+  /** How to sign in to an HTTP server protected by OAuth; absent means the defaults (a client registered on the fly). */
+  oauth?: OAuthSettings;
   /** A disabled server is kept in the config but not started. */
   disabled: boolean;
 }

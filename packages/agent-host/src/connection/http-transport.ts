@@ -2,7 +2,8 @@ import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } fro
 
 /**
  * Builds the transport for an HTTP server: Streamable HTTP, or the legacy HTTP+SSE transport of older servers. The
- * config's headers go on every request (the event stream's too); `fetch` replaces the global fetch when given.
+ * config's headers go on every request (the event stream's too); `fetch` replaces the global fetch when given (the
+ * Streamable HTTP transport of a server that may ask for OAuth gets an authorizing one).
  */
 export function httpTransport(
   url: string,

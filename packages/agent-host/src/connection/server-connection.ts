@@ -9,7 +9,12 @@ import {
 import type { ServerConfig } from '../config/server-config.js';
 import { errorMessage, HostError } from '../errors.js';
 import type { ClientRequestHandlers, RootEntry } from './client-requests.js';
-import { type ConnectedClient, connectClient } from './connected-client.js';
+import {
+  type ConnectedClient,
+  type ConnectionAuthorization,
+  connectClient,
+  signInRequired,
+} from './connected-client.js';
 import { listEverything, type ServerLists } from './server-lists.js';
 import { SilenceTimer } from './silence-timer.js';
 import { toolAllowed } from './tool-filter.js';
@@ -49,6 +54,8 @@ export interface ConnectionOptions {
   /** Replaces the global fetch of HTTP transports (a proxy agent, or a test that stands in for part of a server). */
   fetch?: typeof fetch;
   restart?: Partial<RestartPolicy>;
+  /** How an HTTP server protected by OAuth is signed in to (default: saved tokens only, from the user's token file). */
+  authorization?: ConnectionAuthorization;
   /** Called when the state or the lists of tools, prompts or resources change; read them from the connection. */
   onChange?(connection: ServerConnection): void;
 }
@@ -238,9 +245,10 @@ export class ServerConnection {
     } catch (error) {
       this.lastError = errorMessage(error);
       this.setState('failed');
-      throw new HostError('SERVER_START_FAILED', `Server "${this.name}" did not start: ${this.lastError}`, {
-        cause: error,
-      });
+      // A server that needs a sign-in keeps that code, so that a program can offer one.
+      const code =
+        HostError.isInstance(error) && error.code === 'SIGN_IN_REQUIRED' ? error.code : 'SERVER_START_FAILED';
+      throw new HostError(code, `Server "${this.name}" did not start: ${this.lastError}`, { cause: error });
     }
   }
 
@@ -258,6 +266,7 @@ export class ServerConnection {
       ...(this.options.clientInfo ? { clientInfo: this.options.clientInfo } : {}),
       ...(this.prior ? { prior: this.prior } : {}),
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...(this.options.authorization ? { authorization: this.options.authorization } : {}),
       onListChanged: () => this.refresh(),
     });
     if (this.closing) {
@@ -493,6 +502,12 @@ export class ServerConnection {
       }
       if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
         return errorResult(`Server "${this.name}" stopped during the call to tool "${tool}".`);
+      }
+      const signIn = signInRequired(error);
+      if (signIn) {
+        return errorResult(
+          `Tool "${tool}" of server "${this.name}" was not called: ${signIn.message} (mcpkit-host auth login ${this.name}).`,
+        );
       }
       if (needsTasks(error)) {
         return errorResult(

@@ -1,3 +1,4 @@
+export { followRedirects } from '../connection/oauth/authorization-page.js';
 export type { Script, ScriptStep } from './script.js';
 export { parseScript } from './script.js';
 export type { ScriptedModelOptions, ScriptedModelServer, ScriptedRequest } from './scripted-model.js';

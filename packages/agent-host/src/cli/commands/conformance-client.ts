@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defaultCallTimeoutMs, defaultStartupTimeoutMs } from '../../config/server-config.js';
+import { followRedirects } from '../../connection/oauth/authorization-page.js';
+import { TokenStore } from '../../connection/oauth/token-store.js';
 import { ServerConnection } from '../../connection/server-connection.js';
 import type { Tool } from '../../connection/types.js';
 import { HostError } from '../../errors.js';
@@ -57,6 +62,26 @@ function scriptedCalls(): ScriptedCall[] | undefined {
 const schemaEchoTool = 'json_schema_echo';
 const schemaFocalTool = 'json_schema_2020_12_tool';
 
+/** The client id and secret the auth scenarios that test pre-registration give in MCP_CONFORMANCE_CONTEXT. */
+function preRegisteredClient(): { clientId: string; clientSecret?: string } | undefined {
+  try {
+    const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
+      client_id?: unknown;
+      client_secret?: unknown;
+    };
+    if (typeof context.client_id !== 'string') return undefined;
+    return {
+      clientId: context.client_id,
+      ...(typeof context.client_secret === 'string' ? { clientSecret: context.client_secret } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+// The suite's authorization servers accept this URL as a Client ID Metadata Document where they support them.
+const clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
+
 /** The calls to make: the suite's own list when it gives one, else every tool with arguments that fit its schema. */
 function plannedCalls(tools: readonly Tool[]): ScriptedCall[] {
   const scripted = scriptedCalls();
@@ -80,6 +105,10 @@ export async function conformanceClientCommand(parsed: ParsedCommand): Promise<n
   if (!url) throw new HostError('USAGE', 'conformance-client needs the server URL.');
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '(none)';
   writeError(`conformance-client: scenario ${scenario} at ${url}\n`);
+  // Each run signs in afresh: its tokens live in a file of its own, removed at the end. The suite's authorization
+  // pages approve themselves, so the browser is an HTTP client that follows their redirects.
+  const tokenDirectory = mkdtempSync(join(tmpdir(), 'mcpkit-conformance-tokens-'));
+  const client = preRegisteredClient();
   const connection = new ServerConnection(
     {
       name: 'conformance',
@@ -87,10 +116,15 @@ export async function conformanceClientCommand(parsed: ParsedCommand): Promise<n
       tools: {},
       callTimeoutMs: defaultCallTimeoutMs,
       startupTimeoutMs: defaultStartupTimeoutMs,
+      oauth: { clientMetadataUrl, ...client },
       disabled: false,
     },
     {
       log: (server, line) => writeError(`[${server}] ${line}\n`),
+      authorization: {
+        store: new TokenStore(join(tokenDirectory, 'tokens.json')),
+        interactive: { open: followRedirects(), timeoutMs: 20_000 },
+      },
       handlers: {
         roots: () => [{ uri: pathToFileURL(process.cwd()).href, name: 'working directory' }],
         // Accepting with no fields lets the client fill in the form's defaults (SEP-1034).
@@ -111,5 +145,6 @@ export async function conformanceClientCommand(parsed: ParsedCommand): Promise<n
     return failed ? 1 : 0;
   } finally {
     await connection.close();
+    rmSync(tokenDirectory, { recursive: true, force: true });
   }
 }
