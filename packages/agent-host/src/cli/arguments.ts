@@ -69,6 +69,9 @@ Usage:
   mcpkit-host tools [--server NAME]   list the servers' tools, grouped by server (--server: only that one, started
                                       alone; repeatable)
   mcpkit-host call SERVER TOOL [JSON] call a tool directly, without a model (starts only SERVER)
+  mcpkit-host auth login|logout|status SERVER
+                                      sign in to an HTTP server protected by OAuth in the browser, forget the
+                                      sign-in, or show it (tokens are kept in a file only you can read)
   mcpkit-host conformance-client URL  the client side of the official MCP conformance suite
   mcpkit-host install CLIENT SERVER [-- ARGS...]
                                       the config entry that starts one of this checkout's servers
@@ -105,7 +108,8 @@ Options:
 
 Environment:
   OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OLLAMA_HOST, MCPKIT_MODEL,
-  MCPKIT_INPUT_<ID> (the value of a VS Code input)
+  MCPKIT_INPUT_<ID> (the value of a VS Code input), MCPKIT_HOST_TOKEN_FILE (where sign-ins are kept; default
+  mcpkit/tokens.json in the platform's config directory)
 `;
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { errorMessage, HostError } from '../errors.js';
 import { type ParsedCommand, parseCommandLine, usage } from './arguments.js';
+import { authCommand } from './commands/auth.js';
 import { callCommand } from './commands/call.js';
 import { chatCommand } from './commands/chat.js';
 import { conformanceClientCommand } from './commands/conformance-client.js';
@@ -17,6 +18,7 @@ const commands: Record<string, (parsed: ParsedCommand) => Promise<number>> = {
   call: callCommand,
   'conformance-client': conformanceClientCommand,
   install: installCommand,
+  auth: authCommand,
 };
 
 function version(): string {
