@@ -106,7 +106,10 @@ describe.skipIf(postgresBackend.skipReason)('a team index: one indexer and two r
   });
 
   it('readers keep answering while the indexer rewrites every document', async () => {
-    const before = ((await readers[0]?.callTool('index_status'))?.structuredContent as { documents: number }).documents;
+    const storedDocuments = async () =>
+      ((await (readers[0] as TestClient).callTool('index_status')).structuredContent as { documents: number })
+        .documents;
+    const before = await storedDocuments();
     const later = new Date(Date.now() + 60_000);
     const bulk = Array.from({ length: 600 }, (_, file) =>
       writeFile(join(documents, `bulk-${file}.md`), `bulk note ${file} about nothing\n`),
@@ -126,9 +129,7 @@ describe.skipIf(postgresBackend.skipReason)('a team index: one indexer and two r
       );
       latencies.push(performance.now() - started);
       answers.push(first as string, second as string);
-      const status = await readers[0]?.callTool('index_status');
-      if ((status?.structuredContent as { documents: number }).documents >= before + 600 || Date.now() > deadline)
-        break;
+      if ((await storedDocuments()) >= before + 600 || Date.now() > deadline) break;
     }
     expect(answers.length).toBeGreaterThan(2);
     expect(answers.length).toBeLessThan(1000); // the indexer finished before the deadline
