@@ -8,7 +8,8 @@ function browserCommand(): [string, string[]] | undefined {
   const chosen = process.env.BROWSER;
   if (chosen) return chosen === 'none' ? undefined : [chosen, []];
   if (process.platform === 'darwin') return ['open', []];
-  if (process.platform === 'win32') return ['cmd', ['/c', 'start', '""']];
+  // Not `cmd /c start`: cmd would read the `&` between the address's parameters as the end of the command.
+  if (process.platform === 'win32') return ['rundll32', ['url.dll,FileProtocolHandler']];
   return ['xdg-open', []];
 }
 
