@@ -1,5 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { SearchServerOptions } from '../src/server.js';
+import type { SearchIndex } from '../src/search-index.js';
+import { openSearchIndex, type SearchServerOptions } from '../src/server.js';
 import { createTestDatabase, postgresAvailable, postgresSkipReason, type TestDatabase } from './postgres-databases.js';
 
 /** An index backend the shared suite runs on. */
@@ -44,3 +47,22 @@ export const postgresBackend: Backend = {
 
 /** Both backends, for `describe.each`. */
 export const backends: Backend[] = [sqliteBackend, postgresBackend];
+
+/** An index of `directories` on a backend, filled once; `close` removes it. */
+export async function indexedOn(
+  backend: Backend,
+  directories: string[],
+): Promise<{ index: SearchIndex; close(): Promise<void> }> {
+  const workspace = await mkdtemp(join(tmpdir(), 'mcpkit-search-backend-'));
+  const created = await backend.create(workspace);
+  const index = openSearchIndex({ directories, ...created.options });
+  await index.indexing?.refreshAll();
+  return {
+    index,
+    async close() {
+      await index.close();
+      await created.remove();
+      await rm(workspace, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,11 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../src/search-index.js';
-import { openSearchIndex } from '../src/server.js';
-import { type BackendIndex, backends } from './backends.js';
+import { backends, indexedOn } from './backends.js';
 
 const corpus = fileURLToPath(new URL('./fixtures/company/', import.meta.url)).replace(/\/$/, '');
 
@@ -28,22 +24,13 @@ export const judged: { query: string; expected: string }[] = [
 ];
 
 describe.each(backends)('ranking on the judged set, $name', (backend) => {
-  let workspace: string;
-  let created: BackendIndex;
   let index: SearchIndex;
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     if (backend.skipReason) return;
-    workspace = await mkdtemp(join(tmpdir(), 'mcpkit-search-judged-'));
-    created = await backend.create(workspace);
-    index = openSearchIndex({ directories: [corpus], ...created.options });
-    await index.indexing?.refreshAll();
+    ({ index, close } = await indexedOn(backend, [corpus]));
   });
-  afterAll(async () => {
-    if (backend.skipReason) return;
-    await index.close();
-    await created.remove();
-    await rm(workspace, { recursive: true, force: true });
-  });
+  afterAll(() => close?.());
 
   it.skipIf(backend.skipReason).each(judged)('ranks $expected first for $query', async ({ query, expected }) => {
     const page = await index.search({ query, limit: 3, offset: 0 });

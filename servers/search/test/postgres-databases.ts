@@ -2,6 +2,15 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** URL of the test cluster's superuser, or '' when PostgreSQL could not be started (outside CI only). */
+    postgresUrl: string;
+    /** Why the PostgreSQL tests are skipped, when they are. */
+    postgresSkipReason: string;
+  }
+}
+
 /** Whether the PostgreSQL half of the suite runs here, and why not when it does not. */
 export const postgresAvailable = inject('postgresUrl') !== '';
 export const postgresSkipReason = inject('postgresSkipReason');

@@ -3,14 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../src/search-index.js';
-import { openSearchIndex } from '../src/server.js';
-import { type BackendIndex, backends } from './backends.js';
+import { backends, indexedOn } from './backends.js';
 
 describe.each(backends)('the query language, $name', (backend) => {
   let workspace: string;
   let directory: string;
-  let created: BackendIndex;
   let index: SearchIndex;
+  let close: (() => Promise<void>) | undefined;
   const search = (query: string, extra: { pathGlob?: string; limit?: number; offset?: number } = {}) =>
     index.search({
       query,
@@ -41,15 +40,11 @@ describe.each(backends)('the query language, $name', (backend) => {
     await writeFile(join(directory, 'walrus-book.md'), chapters.join('\n'));
     await writeFile(join(directory, 'walrus-note.md'), 'A short walrus note.\n');
     for (let page = 0; page < 25; page++) await writeFile(join(directory, `page-${page}.md`), `common word ${page}\n`);
-    created = await backend.create(workspace);
-    index = openSearchIndex({ directories: [directory], ...created.options });
-    await index.indexing?.refreshAll();
+    ({ index, close } = await indexedOn(backend, [directory]));
   });
   afterAll(async () => {
-    if (backend.skipReason) return;
-    await index.close();
-    await created.remove();
-    await rm(workspace, { recursive: true, force: true });
+    await close?.();
+    if (workspace) await rm(workspace, { recursive: true, force: true });
   });
   const test = it.skipIf(backend.skipReason);
 
