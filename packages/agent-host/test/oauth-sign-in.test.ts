@@ -49,6 +49,13 @@ beforeAll(async () => {
         redirect_uris: [`http://127.0.0.1:${redirectPort}/callback`],
       },
       {
+        client_id: 'machine',
+        client_secret: 'machine-secret-0123456789',
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+      },
+      {
         client_id: 'elsewhere-app',
         token_endpoint_auth_method: 'none',
         redirect_uris: ['http://127.0.0.1:1/elsewhere'],
@@ -213,6 +220,19 @@ describe('signing in to an OAuth-protected server', () => {
       await notes.start();
       expect(opened[0]?.searchParams.get('client_id')).toBe('host-app');
       expect(textOf(await notes.callTool('whoami', {}))).toContain('test-user');
+    } finally {
+      await notes.close();
+    }
+  });
+
+  it('signs in as a machine with client credentials, with no browser', async () => {
+    const { connection: notes, opened } = connection(newStore(), {
+      oauth: { grantType: 'client_credentials', clientId: 'machine', clientSecret: 'machine-secret-0123456789' },
+    });
+    try {
+      await notes.start();
+      expect(JSON.parse(textOf(await notes.callTool('whoami', {})))).toMatchObject({ scopes: ['notes:read'] });
+      expect(opened).toHaveLength(0);
     } finally {
       await notes.close();
     }

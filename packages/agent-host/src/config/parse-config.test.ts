@@ -84,6 +84,15 @@ describe('parseConfig', () => {
     await expect(
       parseConfig({ mcpServers: { bad: { url: 'https://x.example/mcp', oauth: { clientID: 'typo' } } } }),
     ).rejects.toThrow(/server "bad"/);
+    await expect(
+      parseConfig({
+        mcpServers: {
+          bad: { url: 'https://x.example/mcp', oauth: { grantType: 'client_credentials', clientId: 'x' } },
+        },
+      }),
+    ).rejects.toThrow(
+      /field "oauth.grantType": the client_credentials grant needs clientId and clientSecret or privateKey/,
+    );
   });
 
   it('reads VS Code servers with inputs, asking only for the inputs that are used', async () => {

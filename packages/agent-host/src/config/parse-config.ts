@@ -60,14 +60,25 @@ const stdioEntry = z.object({
 });
 
 // A server's OAuth client: Claude Code's `clientId` and `callbackPort`, with mcpkit's own fields beside them.
-const oauthEntry = z.strictObject({
-  clientId: z.string().min(1).optional(),
-  clientSecret: z.string().min(1).optional(),
-  scopes: z.union([names, z.string()]).optional(),
-  callbackPort: z.number().int().min(1).max(65535).optional(),
-  redirectPort: z.number().int().min(1).max(65535).optional(),
-  clientMetadataUrl: z.url({ protocol: /^https$/ }).optional(),
-});
+const oauthEntry = z
+  .strictObject({
+    clientId: z.string().min(1).optional(),
+    clientSecret: z.string().min(1).optional(),
+    scopes: z.union([names, z.string()]).optional(),
+    callbackPort: z.number().int().min(1).max(65535).optional(),
+    redirectPort: z.number().int().min(1).max(65535).optional(),
+    clientMetadataUrl: z.url({ protocol: /^https$/ }).optional(),
+    grantType: z.enum(['authorization_code', 'client_credentials']).optional(),
+    privateKey: z.string().min(1).optional(),
+    signingAlgorithm: z.string().min(1).optional(),
+  })
+  .refine(
+    (oauth) => oauth.grantType !== 'client_credentials' || (oauth.clientId && (oauth.clientSecret || oauth.privateKey)),
+    {
+      message: 'the client_credentials grant needs clientId and clientSecret or privateKey',
+      path: ['grantType'],
+    },
+  );
 
 const httpEntry = z.object({
   type: z.enum(['http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
@@ -299,5 +310,8 @@ function oauthSettings(
     ...(scopes?.length ? { scopes } : {}),
     ...(port !== undefined ? { redirectPort: port } : {}),
     ...(entry.clientMetadataUrl ? { clientMetadataUrl: entry.clientMetadataUrl } : {}),
+    ...(entry.grantType ? { grantType: entry.grantType } : {}),
+    ...(entry.privateKey ? { privateKey: apply('oauth.privateKey', entry.privateKey) } : {}),
+    ...(entry.signingAlgorithm ? { signingAlgorithm: entry.signingAlgorithm } : {}),
   };
 }

@@ -45,6 +45,15 @@ export interface OAuthSettings {
   redirectPort?: number;
   /** An HTTPS URL where the host's Client ID Metadata Document is published, used as client id where supported. */
   clientMetadataUrl?: string;
+  /**
+   * `authorization_code` (default): a person signs in in the browser. `client_credentials`: the host signs in as
+   * the configured client itself, with no person and no browser (a machine's own access).
+   */
+  grantType?: 'authorization_code' | 'client_credentials';
+  /** With `client_credentials`: a PKCS#8 PEM private key to sign client assertions with (`private_key_jwt`). */
+  privateKey?: string;
+  /** The algorithm of `privateKey` (default ES256). */
+  signingAlgorithm?: string;
 }
 
 /** One server of a loaded config, normalized from whichever format it came in. */

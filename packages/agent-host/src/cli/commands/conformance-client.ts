@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { defaultCallTimeoutMs, defaultStartupTimeoutMs } from '../../config/server-config.js';
+import { defaultCallTimeoutMs, defaultStartupTimeoutMs, type OAuthSettings } from '../../config/server-config.js';
 import { followRedirects } from '../../connection/oauth/authorization-page.js';
 import { TokenStore } from '../../connection/oauth/token-store.js';
 import { ServerConnection } from '../../connection/server-connection.js';
@@ -62,17 +62,25 @@ function scriptedCalls(): ScriptedCall[] | undefined {
 const schemaEchoTool = 'json_schema_echo';
 const schemaFocalTool = 'json_schema_2020_12_tool';
 
-/** The client id and secret the auth scenarios that test pre-registration give in MCP_CONFORMANCE_CONTEXT. */
-function preRegisteredClient(): { clientId: string; clientSecret?: string } | undefined {
+/**
+ * The client the auth scenarios that test a pre-registered client give in MCP_CONFORMANCE_CONTEXT: an id with a secret
+ * or a private key, signing in by itself (client credentials) in the scenarios named so.
+ */
+function preRegisteredClient(scenario: string): OAuthSettings | undefined {
   try {
-    const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
-      client_id?: unknown;
-      client_secret?: unknown;
-    };
-    if (typeof context.client_id !== 'string') return undefined;
+    const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, unknown>;
+    const text = (key: string) => (typeof context[key] === 'string' ? (context[key] as string) : undefined);
+    const clientId = text('client_id');
+    if (!clientId) return undefined;
+    const clientSecret = text('client_secret');
+    const privateKey = text('private_key_pem');
+    const signingAlgorithm = text('signing_algorithm');
     return {
-      clientId: context.client_id,
-      ...(typeof context.client_secret === 'string' ? { clientSecret: context.client_secret } : {}),
+      clientId,
+      ...(clientSecret ? { clientSecret } : {}),
+      ...(privateKey ? { privateKey } : {}),
+      ...(signingAlgorithm ? { signingAlgorithm } : {}),
+      ...(scenario.startsWith('auth/client-credentials') ? { grantType: 'client_credentials' as const } : {}),
     };
   } catch {
     return undefined;
@@ -108,7 +116,7 @@ export async function conformanceClientCommand(parsed: ParsedCommand): Promise<n
   // Each run signs in afresh: its tokens live in a file of its own, removed at the end. The suite's authorization
   // pages approve themselves, so the browser is an HTTP client that follows their redirects.
   const tokenDirectory = mkdtempSync(join(tmpdir(), 'mcpkit-conformance-tokens-'));
-  const client = preRegisteredClient();
+  const client = preRegisteredClient(scenario);
   const connection = new ServerConnection(
     {
       name: 'conformance',

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  OAuthClientInformationContext,
-  OAuthClientMetadata,
-  OAuthClientProvider,
-  OAuthDiscoveryState,
-  StoredOAuthClientInformation,
-  StoredOAuthTokens,
+import {
+  type AddClientAuthentication,
+  createPrivateKeyJwtAuth,
+  type OAuthClientInformationContext,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../../config/server-config.js';
 import type { OpenAuthorizationPage } from './authorization-page.js';
@@ -48,15 +50,34 @@ export class HostOAuthProvider implements OAuthClientProvider {
   private callback: Promise<URLSearchParams> | undefined;
   private tokensDropped = false;
   private clientId: string | undefined;
+  /** Signs a client assertion into token requests, for a client that authenticates with a private key. */
+  readonly addClientAuthentication?: AddClientAuthentication;
 
-  constructor(private readonly options: HostOAuthProviderOptions) {}
+  constructor(private readonly options: HostOAuthProviderOptions) {
+    const { clientId, privateKey, signingAlgorithm } = options.settings ?? {};
+    if (clientId && privateKey) {
+      this.addClientAuthentication = createPrivateKeyJwtAuth({
+        issuer: clientId,
+        subject: clientId,
+        privateKey,
+        alg: signingAlgorithm ?? 'ES256',
+      });
+    }
+  }
+
+  /** Whether the host signs in as the client itself (client credentials), with no person and no browser. */
+  private get machine(): boolean {
+    return this.options.settings?.grantType === 'client_credentials';
+  }
 
   /** Whether the browser step may run. */
   get interactive(): boolean {
     return this.options.interactive !== undefined;
   }
 
-  get redirectUrl(): string {
+  get redirectUrl(): string | undefined {
+    // No redirect at all tells the SDK to fetch tokens directly (prepareTokenRequest).
+    if (this.machine) return undefined;
     const port = this.options.settings?.redirectPort;
     return this.loopback?.url ?? `http://127.0.0.1${port ? `:${port}` : ''}/callback`;
   }
@@ -68,9 +89,18 @@ export class HostOAuthProvider implements OAuthClientProvider {
   get clientMetadata(): OAuthClientMetadata {
     const scopes = this.options.settings?.scopes;
     const secret = this.options.settings?.clientSecret;
+    if (this.machine) {
+      return {
+        client_name: this.options.clientName ?? 'mcpkit-host',
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: this.addClientAuthentication ? 'private_key_jwt' : 'client_secret_basic',
+        ...(scopes?.length ? { scope: scopes.join(' ') } : {}),
+      };
+    }
     return {
       client_name: this.options.clientName ?? 'mcpkit-host',
-      redirect_uris: [this.redirectUrl],
+      redirect_uris: [this.redirectUrl ?? ''],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: secret ? 'client_secret_basic' : 'none',
@@ -80,7 +110,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   /** Starts the loopback listener before an authorization that may need the browser; a no-op when silent. */
   async prepare(): Promise<void> {
-    if (!this.interactive || this.loopback) return;
+    if (!this.interactive || this.loopback || this.machine) return;
     const configured = this.options.settings?.redirectPort;
     // A client registered dynamically before was registered with its redirect URI's port: reuse it when free.
     const remembered = configured ?? (await this.registeredPort());
@@ -103,6 +133,14 @@ export class HostOAuthProvider implements OAuthClientProvider {
   async close(): Promise<void> {
     await this.loopback?.close();
     this.loopback = undefined;
+  }
+
+  /** The token request of the client credentials grant; undefined keeps the SDK's authorization-code request. */
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (!this.machine) return undefined;
+    const parameters = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (scope) parameters.set('scope', scope);
+    return parameters;
   }
 
   state(): string {
