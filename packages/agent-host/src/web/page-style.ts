@@ -44,6 +44,7 @@ button:disabled { opacity: 0.5; cursor: default; }
 .question form { display: grid; gap: 0.5rem; }
 .question label { display: grid; gap: 0.2rem; }
 .question input, .question select { font: inherit; padding: 0.3rem; border: 1px solid var(--border); border-radius: 4px; background: var(--background); color: var(--text); }
+.question input[type='checkbox'] { justify-self: start; width: 1.1rem; height: 1.1rem; }
 .question .actions { display: flex; gap: 0.5rem; flex-wrap: wrap; }
 .timeline ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.8rem; }
 .step > header { font-weight: 600; margin-bottom: 0.3rem; display: flex; gap: 0.6rem; }
@@ -55,7 +56,7 @@ button:disabled { opacity: 0.5; cursor: default; }
 .call .tool { font-weight: 600; }
 .call .duration { margin-left: auto; color: var(--muted); font-size: 0.85em; }
 .call .badge { color: var(--error); font-weight: 600; font-size: 0.85em; }
-.call img { max-width: 100%; height: auto; border-radius: 4px; }
+.call img { max-width: 100%; min-width: 3rem; height: auto; border-radius: 4px; image-rendering: pixelated; }
 pre, code { font-family: ui-monospace, "SF Mono", Menlo, monospace; font-size: 0.85em; background: var(--code); border-radius: 4px; }
 pre { padding: 0.4rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; margin: 0.3rem 0; }
 code { padding: 0 0.2em; }

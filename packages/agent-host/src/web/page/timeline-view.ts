@@ -69,7 +69,7 @@ export class TimelineView {
         element(
           'header',
           {},
-          element('span', { class: 'server muted' }, event.server ?? ''),
+          element('span', { class: 'call-server muted' }, event.server ?? ''),
           element('span', { class: 'tool' }, event.tool ?? event.name),
           element('span', { class: 'duration' }, 'running…'),
         ),
