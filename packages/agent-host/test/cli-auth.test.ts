@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, defineTool, type HttpListening, serveHttp } from '@mcpkit/server-kit';
@@ -40,8 +40,11 @@ afterAll(async () => {
   await provider?.close();
 });
 
-/** Runs `auth login` and follows the address it prints, as a browser would. */
-function login(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs `auth login` and follows the address it prints, as a browser would (`forged`: with another `state` in it, as
+ * an attacker's link would have, which the host must refuse).
+ */
+function login(forged = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, 'auth', 'login', 'notes'], {
       cwd: directory,
@@ -58,7 +61,9 @@ function login(): Promise<{ code: number | null; stdout: string; stderr: string 
       const address = /open this address in a browser:\n {2}(\S+)/.exec(stderr)?.[1];
       if (address && !followed) {
         followed = true;
-        followRedirects()(new URL(address)).catch(reject);
+        const url = new URL(address);
+        if (forged) url.searchParams.set('state', 'forged');
+        followRedirects()(url).catch(reject);
       }
     });
     child.once('error', reject);
@@ -94,6 +99,13 @@ describe('mcpkit-host auth', () => {
       expect(output).not.toContain(accessToken);
       expect(output).not.toContain(refreshToken);
     }
+
+    // A sign-in that fails (here: the answer is not to the host's request) keeps the one there was.
+    const refusedLogin = await login(true);
+    expect(refusedLogin.code).toBe(1);
+    expect(refusedLogin.stderr).toContain('does not belong to this sign-in');
+    expect(readFileSync(tokenFile, 'utf8')).toContain(accessToken);
+    expect(readdirSync(join(tokenFile, '..'))).toEqual(['tokens.json']);
 
     const logout = await cli(['auth', 'logout', 'notes'], { cwd: directory, env: environment });
     expect(logout.stdout).toBe('Signed out of "notes": its tokens are deleted.\n');

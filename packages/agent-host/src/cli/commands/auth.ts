@@ -1,3 +1,5 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { findConfigFile, loadConfigFile } from '../../config/load-config.js';
 import type { ServerConfig } from '../../config/server-config.js';
 import { openInBrowser } from '../../connection/oauth/authorization-page.js';
@@ -42,17 +44,23 @@ async function describeSignIn(store: TokenStore, server: ServerConfig) {
 }
 
 async function login(parsed: ParsedCommand, server: ServerConfig, store: TokenStore): Promise<number> {
-  // A new sign-in replaces the old one: what was kept for the server is forgotten first.
-  await store.forget(urlOf(server));
+  // A new sign-in, from scratch, in a token file of its own beside the user's (so it is private too): it replaces
+  // the old one only once it succeeded, and a sign-in that fails leaves the old one as it was.
+  await mkdir(dirname(store.file), { recursive: true, mode: 0o700 });
+  const directory = await mkdtemp(join(dirname(store.file), '.login-'));
+  const fresh = new TokenStore(join(directory, 'tokens.json'));
   const connection = new ServerConnection(server, {
     log: parsed.options.quiet ? () => {} : (name, line) => writeError(`[${name}] ${line}\n`),
     handlers: {},
-    authorization: { store, interactive: { open: openInBrowser(writeError) } },
+    authorization: { store: fresh, interactive: { open: openInBrowser(writeError) } },
   });
   try {
     await connection.start();
+    const credentials = await fresh.server(urlOf(server));
+    if (credentials) await store.replace(urlOf(server), credentials);
   } finally {
     await connection.close();
+    await rm(directory, { recursive: true, force: true });
   }
   const signIn = await describeSignIn(store, server);
   if (!signIn.signedIn) {

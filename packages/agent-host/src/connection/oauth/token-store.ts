@@ -96,6 +96,13 @@ export class TokenStore {
     await this.write(content);
   }
 
+  /** Puts a server URL's credentials in place of what was kept for it (a new sign-in, finished elsewhere). */
+  async replace(serverUrl: string, credentials: ServerCredentials): Promise<void> {
+    const content = await this.load();
+    content.servers[serverUrl] = credentials;
+    await this.write(content);
+  }
+
   /** Forgets everything kept for a server URL; says whether there was anything. */
   async forget(serverUrl: string): Promise<boolean> {
     const content = await this.load();
