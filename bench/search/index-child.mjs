@@ -1,12 +1,15 @@
 // Runs one indexing pass in its own process and prints its wall time, CPU time and peak memory as JSON on stdout.
-// Usage: node bench/search/index-child.mjs INDEX_FILE DIR
-import { LocalIndex } from '@mcpkit/server-search';
+// Usage: node bench/search/index-child.mjs INDEX DIR   (INDEX: an SQLite file, or a postgres:// URL)
+import { openSearchIndex } from '@mcpkit/server-search';
 
-const [indexFile, directory] = process.argv.slice(2);
+const [location, directory] = process.argv.slice(2);
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
-const index = new LocalIndex({ directories: [directory], indexFile });
-const [report] = await index.refreshAll();
+const index = openSearchIndex({
+  directories: [directory],
+  ...(location.startsWith('postgres') ? { indexUrl: location } : { indexFile: location }),
+});
+const [report] = await index.indexing.refreshAll();
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 await index.close();

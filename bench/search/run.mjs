@@ -1,9 +1,12 @@
 // The search benchmark: index build, unchanged re-index and query latency through MCP, next to a ripgrep scan.
-// Usage: node bench/search/run.mjs [--files N] [--iterations N] [--queries-only] [--bin PATH]
+// Usage: node bench/search/run.mjs [--files N] [--iterations N] [--backend sqlite|postgres] [--queries-only] [--bin PATH]
 // (build first: npx turbo run build). --queries-only reuses the corpus and index of an earlier run and measures only
 // the queries; --bin runs another build of the server (a copy of an older dist/ and bin/) for a before/after table.
+// --backend postgres starts a throwaway PostgreSQL cluster (the database server's script) and indexes into it; the
+// server then runs as a reader (`--index-url URL`, no folder).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,8 +19,11 @@ const { values } = parseArgs({
     iterations: { type: 'string' },
     'queries-only': { type: 'boolean' },
     bin: { type: 'string' },
+    backend: { type: 'string' },
   },
 });
+const backend = values.backend ?? 'sqlite';
+if (backend !== 'sqlite' && backend !== 'postgres') throw new Error('--backend is sqlite or postgres');
 const files = Number(values.files ?? 100_000);
 const iterations = Number(values.iterations ?? 30);
 const data = join(import.meta.dirname, '..', '.data');
@@ -43,8 +49,8 @@ async function ensureCorpus() {
   return result;
 }
 
-function indexOnce() {
-  const output = execFileSync(process.execPath, [join(import.meta.dirname, 'index-child.mjs'), indexFile, corpus], {
+function indexOnce(location) {
+  const output = execFileSync(process.execPath, [join(import.meta.dirname, 'index-child.mjs'), location, corpus], {
     encoding: 'utf8',
     maxBuffer: 1024 * 1024,
   });
@@ -57,34 +63,67 @@ const summarize = (times) => {
   return { median: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
 };
 
+/** The on-disk size of the index tables with their indexes and TOAST. */
+async function postgresIndexBytes(url) {
+  // pg is a dependency of the search server, not of the bench package.
+  const pg = createRequire(join(import.meta.dirname, '..', '..', 'servers', 'search', 'package.json'))('pg');
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT sum(pg_total_relation_size(name::regclass))::bigint AS bytes
+       FROM unnest(ARRAY['search_documents', 'search_passages', 'search_stats', 'search_meta']) AS name`,
+    );
+    return Number(rows[0].bytes);
+  } finally {
+    await client.end();
+  }
+}
+
 async function main() {
   const queriesOnly = values['queries-only'] ?? false;
   const haveRipgrep = !queriesOnly && ensureRipgrep();
   const generated = await ensureCorpus();
   let build;
   let reindex;
-  if (queriesOnly) {
+  let cluster;
+  let location = indexFile;
+  if (backend === 'postgres') {
+    if (queriesOnly) throw new Error('--queries-only works with the SQLite backend only (the cluster is thrown away)');
+    const { startPostgresCluster } = await import('../../servers/database/scripts/postgres-cluster.mjs');
+    cluster = await startPostgresCluster();
+    location = cluster.url;
+    console.error('Building the index in PostgreSQL ...');
+    build = indexOnce(location);
+    console.error(`  ${(build.ms / 1000).toFixed(1)} s, peak RSS ${build.maxRssMb.toFixed(0)} MB`);
+    reindex = indexOnce(location);
+    console.error(`  unchanged re-index ${(reindex.ms / 1000).toFixed(2)} s`);
+  } else if (queriesOnly) {
     if (!existsSync(indexFile)) throw new Error(`--queries-only needs the index of an earlier full run: ${indexFile}`);
   } else {
     for (const suffix of ['', '-wal', '-shm']) rmSync(indexFile + suffix, { force: true });
     console.error('Building the index ...');
-    build = indexOnce();
+    build = indexOnce(location);
     console.error(`  ${(build.ms / 1000).toFixed(1)} s, peak RSS ${build.maxRssMb.toFixed(0)} MB`);
-    reindex = indexOnce();
+    reindex = indexOnce(location);
     console.error(`  unchanged re-index ${(reindex.ms / 1000).toFixed(2)} s`);
   }
-  const indexBytes = ['', '-wal'].reduce((sum, suffix) => {
-    try {
-      return sum + readFileSync(indexFile + suffix).byteLength;
-    } catch {
-      return sum;
-    }
-  }, 0);
+  const indexBytes = cluster
+    ? await postgresIndexBytes(cluster.url)
+    : ['', '-wal'].reduce((sum, suffix) => {
+        try {
+          return sum + readFileSync(indexFile + suffix).byteLength;
+        } catch {
+          return sum;
+        }
+      }, 0);
 
   const queries = [...plantedTerms.map(({ term }) => term), 'lighthouse quartermaster'];
   const client = await spawnTestClient({
     command: process.execPath,
-    args: [bin, '--index-file', indexFile, '--no-watch', '--log-level', 'error', corpus],
+    args: cluster
+      ? [bin, '--index-url', cluster.url, '--log-level', 'error']
+      : [bin, '--index-file', indexFile, '--no-watch', '--log-level', 'error', corpus],
   });
   // The server checks the directory at start; measure once that pass is over.
   for (;;) {
@@ -105,6 +144,7 @@ async function main() {
     mcp[query] = summarize(times);
   }
   await client.close();
+  cluster?.stop();
 
   const ripgrep = {};
   if (haveRipgrep) {
@@ -127,7 +167,8 @@ async function main() {
     `Load average at the end: ${loadavg()
       .map((value) => value.toFixed(1))
       .join(', ')} on ${cpus().length} cores.`,
-    `Corpus: ${generated.files.toLocaleString('en-US')} files, ${mb(generated.bytes)} of text; index file ${mb(indexBytes)}; ${iterations} queries each.`,
+    `Backend: ${backend === 'postgres' ? 'PostgreSQL (server run as a reader with --index-url)' : 'SQLite FTS5 file'}.`,
+    `Corpus: ${generated.files.toLocaleString('en-US')} files, ${mb(generated.bytes)} of text; index ${mb(indexBytes)}; ${iterations} queries each.`,
     '',
     '| measure | mcpkit-search | ripgrep scan | ratio (rg / mcpkit) |',
     '|---|---:|---:|---:|',
@@ -147,7 +188,7 @@ async function main() {
   }
   const table = rows.join('\n');
   console.log(table);
-  writeFileSync(join(data, 'search-results.md'), `${table}\n`);
+  writeFileSync(join(data, `search-results-${backend}.md`), `${table}\n`);
 }
 
 await main();
