@@ -108,7 +108,9 @@ describe('mcpkit-host auth', () => {
     expect(readdirSync(join(tokenFile, '..'))).toEqual(['tokens.json']);
 
     const logout = await cli(['auth', 'logout', 'notes'], { cwd: directory, env: environment });
-    expect(logout.stdout).toBe('Signed out of "notes": its tokens are deleted.\n');
+    expect(logout.stdout).toBe(`Signed out of "notes": its tokens are deleted (revoked at ${provider.issuer}).\n`);
+    // Revoked at the authorization server too (RFC 7009): the refresh token no longer exists there.
+    expect(await provider.provider.RefreshToken.find(refreshToken)).toBeUndefined();
     const refused = await cli(['call', 'notes', 'whoami'], { cwd: directory, env: environment });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('the server needs you to sign in: run `mcpkit-host auth login notes`');

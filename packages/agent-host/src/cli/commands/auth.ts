@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { findConfigFile, loadConfigFile } from '../../config/load-config.js';
 import type { ServerConfig } from '../../config/server-config.js';
 import { openInBrowser } from '../../connection/oauth/authorization-page.js';
+import { type Revocation, revokeTokens } from '../../connection/oauth/revoke-tokens.js';
 import { TokenStore } from '../../connection/oauth/token-store.js';
 import { ServerConnection } from '../../connection/server-connection.js';
 import { HostError } from '../../errors.js';
@@ -73,6 +74,30 @@ async function login(parsed: ParsedCommand, server: ServerConfig, store: TokenSt
   return 0;
 }
 
+const revocationNotes: Record<Revocation, string> = {
+  revoked: 'revoked at',
+  'not-supported': 'not revocable at',
+  failed: 'could not be revoked at',
+};
+
+/** Revokes a server's tokens at each authorization server that issued some (RFC 7009), then deletes them here. */
+async function logout(server: ServerConfig, store: TokenStore): Promise<number> {
+  const kept = await store.server(urlOf(server));
+  const notes: string[] = [];
+  for (const [issuer, credentials] of Object.entries(kept?.issuers ?? {})) {
+    if (!credentials.tokens) continue;
+    notes.push(`${revocationNotes[await revokeTokens(issuer, credentials)]} ${issuer}`);
+  }
+  const forgotten = await store.forget(urlOf(server));
+  if (!forgotten) {
+    writeOut(`No sign-in was kept for "${server.name}".\n`);
+    return 0;
+  }
+  const revoked = notes.length > 0 ? ` (${notes.join('; ')})` : '';
+  writeOut(`Signed out of "${server.name}": its tokens are deleted${revoked}.\n`);
+  return 0;
+}
+
 /**
  * `auth login|logout|status SERVER`: signs in to an HTTP server protected by OAuth in the browser and keeps the tokens
  * in the user's token file, forgets them, or says what is kept (never the tokens themselves).
@@ -86,16 +111,7 @@ export async function authCommand(parsed: ParsedCommand): Promise<number> {
   const store = new TokenStore();
   const servers = await httpServers(parsed, name);
   if (action === 'login') return login(parsed, servers[0] as ServerConfig, store);
-  if (action === 'logout') {
-    const server = servers[0] as ServerConfig;
-    const forgotten = await store.forget(urlOf(server));
-    writeOut(
-      forgotten
-        ? `Signed out of "${server.name}": its tokens are deleted.\n`
-        : `No sign-in was kept for "${server.name}".\n`,
-    );
-    return 0;
-  }
+  if (action === 'logout') return logout(servers[0] as ServerConfig, store);
   const signIns = await Promise.all(servers.map((server) => describeSignIn(store, server)));
   if (parsed.options.json) {
     writeOut(`${JSON.stringify(signIns, null, 2)}\n`);
