@@ -1,4 +1,4 @@
-import { discoverAuthorizationServerMetadata } from '@modelcontextprotocol/client';
+import { assertSecureTokenEndpoint, discoverAuthorizationServerMetadata } from '@modelcontextprotocol/client';
 import type { StoredCredentials } from './token-store.js';
 
 /** What became of a sign-in's tokens at its authorization server. */
@@ -21,6 +21,8 @@ export async function revokeTokens(
     // RFC 8414 names it; the SDK's type of OpenID metadata does not, though the document has it.
     const endpoint = (metadata as { revocation_endpoint?: unknown } | undefined)?.revocation_endpoint;
     if (typeof endpoint !== 'string') return 'not-supported';
+    // Tokens and secrets go over TLS only (loopback excepted), as to the token endpoint.
+    assertSecureTokenEndpoint(endpoint);
     const secret = 'client_secret' in client ? client.client_secret : undefined;
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
     if (secret) {
