@@ -167,6 +167,33 @@ describe('signing in to an OAuth-protected server', () => {
     }
   }, 30_000);
 
+  it('gives the person in the browser more time than the startup allowance', async () => {
+    const follow = followRedirects();
+    const slow = new ServerConnection(
+      { ...config(), startupTimeoutMs: 500 },
+      {
+        log: () => {},
+        handlers: {},
+        authorization: {
+          store: newStore(),
+          interactive: {
+            open: async (url) => {
+              await sleep(1000);
+              await follow(url);
+            },
+            timeoutMs: 5000,
+          },
+        },
+      },
+    );
+    try {
+      await slow.start();
+      expect(textOf(await slow.callTool('whoami', {}))).toContain('test-user');
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('asks for a sign-in when there is no token and it may not open a browser', async () => {
     const { connection: notes } = connection(newStore());
     await expect(notes.start()).rejects.toMatchObject({

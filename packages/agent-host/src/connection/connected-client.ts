@@ -4,7 +4,7 @@ import { HostError } from '../errors.js';
 import { type ClientRequestHandlers, clientCapabilities, installClientRequestHandlers } from './client-requests.js';
 import { httpTransport } from './http-transport.js';
 import { authorizingFetch } from './oauth/authorizing-fetch.js';
-import { HostOAuthProvider, type InteractiveSignIn } from './oauth/host-oauth-provider.js';
+import { defaultSignInTimeoutMs, HostOAuthProvider, type InteractiveSignIn } from './oauth/host-oauth-provider.js';
 import { SignInRequiredError } from './oauth/sign-in-required-error.js';
 import { TokenStore } from './oauth/token-store.js';
 import { GroupStdioTransport } from './stdio-transport.js';
@@ -178,8 +178,12 @@ export async function connectClient(config: ServerConfig, options: ConnectClient
         : options.fetch,
     );
   if (transport.mode === 'sse') return connectWith(http('sse'), 'sse', config, options);
+  // The first request may wait for a person in the browser: that time is added to the startup allowance.
+  const interactive = options.authorization?.interactive;
+  const signInAllowance = interactive ? (interactive.timeoutMs ?? defaultSignInTimeoutMs) : 0;
+  const streamable = { ...config, startupTimeoutMs: config.startupTimeoutMs + signInAllowance };
   try {
-    return await connectWith(http('streamable'), 'streamable-http', config, options);
+    return await connectWith(http('streamable'), 'streamable-http', streamable, options);
   } catch (error) {
     const signIn = signInRequired(error);
     if (signIn) {

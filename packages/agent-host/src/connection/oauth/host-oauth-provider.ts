@@ -33,7 +33,8 @@ export interface HostOAuthProviderOptions {
   interactive?: InteractiveSignIn;
 }
 
-const defaultSignInTimeoutMs = 5 * 60_000;
+/** How long a sign-in waits for the browser to come back, by default. */
+export const defaultSignInTimeoutMs = 5 * 60_000;
 
 /**
  * The host's side of the SDK's OAuth flow for one server: client identity (configured client, Client ID Metadata
