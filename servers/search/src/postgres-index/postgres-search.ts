@@ -89,29 +89,33 @@ export async function searchPostgres(
   let broken = false;
   try {
     return await cancelOnAbort(pool, client, options.signal, async () => {
-      await client.query('BEGIN READ ONLY');
       try {
-        await client.query(`SET LOCAL statement_timeout = ${searchTimeoutMs}`);
-        // Ranking a broad query sorts and groups a row per matched word; in memory that is several times faster.
-        await client.query(`SET LOCAL work_mem = '64MB'`);
-        // Each word as the index stemmed it, with the number of passages that hold it, for the idf.
-        const { rows: termRows } = await client.query<{ lexeme: string; prefix: boolean; hits: string }>(
+        // Constants only, so one round trip. Ranking a broad query groups a row per matched word: in memory. JIT
+        // compilation, which the planner's estimates for these statements often trigger, cost 200 ms a query here.
+        await client.query(
+          `BEGIN READ ONLY; SET LOCAL statement_timeout = ${searchTimeoutMs}; SET LOCAL work_mem = '64MB'; SET LOCAL jit = off`,
+        );
+        // Each word as the index stemmed it, with the number of passages that hold it, and the totals, for the idf.
+        const { rows: termRows } = await client.query<{
+          lexeme: string;
+          prefix: boolean;
+          hits: string;
+          passages: string;
+          tokens: string;
+        }>(
           `WITH words AS (
              SELECT DISTINCT entry.lexeme, word.prefix
              FROM unnest($1::text[], $2::boolean[]) AS word (text, prefix)
              CROSS JOIN LATERAL unnest(to_tsvector(${conf}, word.text)) AS entry
            )
-           SELECT lexeme, prefix,
+           SELECT lexeme, prefix, stats.passages, stats.tokens,
                   (SELECT count(*) FROM search_passages p
                    WHERE p.terms @@ (quote_literal(lexeme) || CASE WHEN prefix THEN ':*' ELSE '' END)::tsquery) AS hits
-           FROM words`,
+           FROM words CROSS JOIN search_stats AS stats`,
           [terms.map((term) => term.word), terms.map((term) => term.prefix)],
         );
-        const { rows: statsRows } = await client.query<{ passages: string; tokens: string }>(
-          'SELECT passages, tokens FROM search_stats',
-        );
-        const total = Number(statsRows[0]?.passages ?? 0);
-        const average = total > 0 ? Number(statsRows[0]?.tokens ?? 0) / total : 1;
+        const total = Number(termRows[0]?.passages ?? 0);
+        const average = total > 0 ? Number(termRows[0]?.tokens ?? 0) / total : 1;
         const idf = termRows.map((row) => {
           const hits = Number(row.hits);
           const value = Math.log((total - hits + 0.5) / (hits + 0.5));
