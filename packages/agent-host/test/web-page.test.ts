@@ -137,6 +137,30 @@ describe.skipIf(skip !== undefined)('mcpkit-host web in a browser', () => {
     await page.locator('.message.assistant', { hasText: 'summary: In short: tides.' }).waitFor();
   });
 
+  it('attaches a resource and a template to the next message, and sends a server prompt', async () => {
+    const { page } = await open({ steps: [{ text: 'Got: {{user_message}}' }, { text: 'Prompted: {{user_message}}' }] });
+    await page.locator('[data-resource="note://packing-list"] button').click();
+    const template = page.locator('[data-template="note://cities/{city}"]');
+    await template.locator('input[name="city"]').fill('Oslo');
+    await template.locator('input[name="city"]').press('Enter');
+    await expect(page.locator('#attachments li').allInnerTexts()).resolves.toEqual([
+      '📎 note://packing-list',
+      '📎 note://cities/Oslo',
+    ]);
+    await ask(page, 'What should I bring?');
+    const answer = page.locator('.message.assistant', { hasText: 'Got:' });
+    await answer.waitFor();
+    await expect(answer.innerText()).resolves.toContain('Attached note://packing-list: Umbrella, sunglasses.');
+    await expect(answer.innerText()).resolves.toContain('Attached note://cities/Oslo: Oslo has a harbour.');
+    await expect(page.locator('.message.user .attachment').count()).resolves.toBe(2);
+    await expect(page.locator('#attachments li').count()).resolves.toBe(0);
+    const prompt = page.locator('[data-prompt="demo/plan_trip"]');
+    await prompt.locator('input[name="city"]').fill('Rome');
+    await prompt.getByRole('button', { name: 'Send prompt' }).click();
+    await page.locator('.message.user', { hasText: 'Plan a trip to Rome.' }).waitFor();
+    await page.locator('.message.assistant', { hasText: 'Prompted: Plan a trip to Rome.' }).waitFor();
+  });
+
   it('renders an image result as an image', async () => {
     const { page } = await open({ steps: [{ toolCalls: [{ name: 'demo__picture' }] }, { text: 'A red square.' }] });
     await ask(page, 'Show me a picture');

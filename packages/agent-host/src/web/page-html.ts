@@ -20,11 +20,14 @@ export const pageHtml = `<!doctype html>
   <aside class="servers" aria-labelledby="servers-title">
     <h2 id="servers-title">Servers <span id="tool-count" class="muted"></span></h2>
     <ul id="servers"></ul>
+    <h2 id="catalog-title">Prompts and resources</h2>
+    <div id="catalog" aria-labelledby="catalog-title"></div>
   </aside>
   <section class="chat" aria-labelledby="chat-title">
     <h2 id="chat-title">Conversation</h2>
     <ol id="messages" class="messages" aria-live="polite"></ol>
     <div id="questions" class="questions" aria-live="assertive"></div>
+    <ul id="attachments" class="attachments" aria-label="Attached to your next message"></ul>
     <form id="composer" class="composer">
       <label for="input" class="visually-hidden">Message</label>
       <textarea id="input" rows="3" placeholder="Ask something (Enter sends, Shift+Enter for a new line)"></textarea>

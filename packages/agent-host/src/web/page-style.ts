@@ -23,13 +23,22 @@ button:disabled { opacity: 0.5; cursor: default; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 .top { display: flex; gap: 1rem; align-items: center; padding: 0.6rem 1rem; border-bottom: 1px solid var(--border); }
 .top .status { margin-left: auto; color: var(--muted); }
-.layout { flex: 1; display: grid; grid-template-columns: 14rem minmax(20rem, 1fr) minmax(24rem, 1.3fr); min-height: 0; }
+.layout { flex: 1; display: grid; grid-template-columns: 16rem minmax(20rem, 1fr) minmax(24rem, 1.3fr); min-height: 0; }
 .layout > * { padding: 0.8rem 1rem; overflow: auto; min-height: 0; }
 .servers { border-right: 1px solid var(--border); }
 .servers ul { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.5rem; }
 .server { background: var(--surface); border: 1px solid var(--border); border-radius: 6px; padding: 0.4rem 0.6rem; }
 .server .state-ready { color: var(--ok); }
 .server .state-failed, .server .state-closed { color: var(--error); }
+.servers h2 + div, .servers ul { margin-bottom: 1rem; }
+.catalog-item { border-top: 1px solid var(--border); padding: 0.4rem 0; display: grid; gap: 0.3rem; }
+.catalog-item form { display: grid; gap: 0.3rem; }
+.catalog-item input { font: inherit; padding: 0.2rem; border: 1px solid var(--border); border-radius: 4px; background: var(--background); color: var(--text); min-width: 0; }
+.catalog-item button { justify-self: start; padding: 0.15rem 0.6rem; }
+.catalog-item .uri { font-family: ui-monospace, monospace; font-size: 0.8em; overflow-wrap: anywhere; }
+.attachments { list-style: none; margin: 0.4rem 0 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.3rem; }
+.attachments li, .message .attachment { font-size: 0.8em; border: 1px solid var(--border); border-radius: 999px; padding: 0.1rem 0.5rem; background: var(--surface); color: var(--text); }
+.message .attachment { display: inline-block; margin: 0.2rem 0.3rem 0 0; }
 .chat { display: flex; flex-direction: column; border-right: 1px solid var(--border); }
 .messages { list-style: none; margin: 0; padding: 0; flex: 1; display: flex; flex-direction: column; gap: 0.6rem; }
 .message { padding: 0.5rem 0.7rem; border-radius: 8px; max-width: 95%; overflow-wrap: anywhere; }

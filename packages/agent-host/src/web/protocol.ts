@@ -14,6 +14,18 @@ export interface ServerView {
   resources: number;
 }
 
+/** The servers' prompts, resources and resource templates, as the page lists them (names and descriptions only). */
+export interface CatalogView {
+  prompts: {
+    server: string;
+    name: string;
+    description?: string;
+    arguments: { name: string; description?: string; required: boolean }[];
+  }[];
+  resources: { server: string; uri: string; name: string; description?: string }[];
+  templates: { server: string; uriTemplate: string; name: string; description?: string; variables: string[] }[];
+}
+
 /** A piece of a tool result or message as the page renders it: text (shown as text or safe Markdown) or an image. */
 export type PagePart = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
 
@@ -99,7 +111,10 @@ export type PageAnswer =
 export type PageMessage =
   | { type: 'hello'; model: string; running: boolean }
   | { type: 'servers'; servers: ServerView[]; tools: number }
-  | { type: 'user-message'; run: number; text: string }
+  | { type: 'catalog'; catalog: CatalogView }
+  /** What will go with the next message: resources attached so far. */
+  | { type: 'attachments'; uris: string[] }
+  | { type: 'user-message'; run: number; text: string; attachments: string[] }
   | { type: 'run-start'; run: number }
   | { type: 'agent'; run: number; event: PageAgentEvent }
   | { type: 'run-end'; run: number; error?: string }

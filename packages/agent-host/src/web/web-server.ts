@@ -1,12 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorMessage } from '../errors.js';
 import type { EventStream } from './event-stream.js';
 import { pageHtml } from './page-html.js';
 import { pageStyle } from './page-style.js';
 import type { PendingQuestions } from './pending-questions.js';
 import type { PageAnswer } from './protocol.js';
 import { type GuardOptions, refuseRequest } from './request-guard.js';
+import type { AttachTarget } from './web-attachments.js';
 import type { WebSession } from './web-session.js';
 
 /** What the web server serves. */
@@ -94,9 +96,12 @@ async function handle(
   const url = new URL(request.url ?? '/', 'http://page.invalid');
   const asset = /^\/assets\/([^/]+)$/.exec(url.pathname)?.[1];
   // The page's code and style are the same for everyone; every other route needs the run's token.
-  const refusal = refuseRequest(request, url, guard, asset === undefined);
+  // The browser asks for an icon unprompted and without the token; there is none.
+  const icon = url.pathname === '/favicon.ico';
+  const refusal = refuseRequest(request, url, guard, asset === undefined && !icon);
   if (refusal) return reply(response, refusal.status, 'text/plain; charset=utf-8', refusal.message);
   const route = `${request.method} ${asset !== undefined ? '/assets' : url.pathname}`;
+  if (icon) return reply(response, 204, 'image/x-icon', '');
   switch (route) {
     case 'GET /assets':
       return serveAsset(response, asset ?? '');
@@ -111,6 +116,30 @@ async function handle(
       }
       const started = options.session.send(body.text);
       return replyJson(response, started ? 202 : 409, started ? { ok: true } : { error: 'A run is going on.' });
+    }
+    case 'POST /api/attach': {
+      const body = (await readJson(request)) as AttachTarget;
+      try {
+        await options.session.attach(body);
+        return replyJson(response, 200, { ok: true });
+      } catch (error) {
+        return replyJson(response, 400, { error: errorMessage(error) });
+      }
+    }
+    case 'POST /api/prompt': {
+      const body = (await readJson(request)) as { server?: unknown; name?: unknown; arguments?: unknown };
+      if (typeof body.server !== 'string' || typeof body.name !== 'string') {
+        return replyJson(response, 400, { error: 'A prompt needs its server and name.' });
+      }
+      const values = Object.fromEntries(
+        Object.entries((body.arguments ?? {}) as Record<string, unknown>).map(([key, value]) => [key, String(value)]),
+      );
+      try {
+        const started = await options.session.usePrompt(body.server, body.name, values);
+        return replyJson(response, started ? 202 : 409, started ? { ok: true } : { error: 'A run is going on.' });
+      } catch (error) {
+        return replyJson(response, 400, { error: errorMessage(error) });
+      }
     }
     case 'POST /api/stop':
       return replyJson(response, 200, { stopped: options.session.stop() });

@@ -22,3 +22,15 @@ export function answer(value: PageAnswer): Promise<boolean> {
 export function events(): EventSource {
   return new EventSource(`/events?token=${encodeURIComponent(token)}`);
 }
+
+/** Posts JSON and resolves with the host's error sentence, or undefined when it was taken. */
+export async function postForError(path: string, body: unknown): Promise<string | undefined> {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-mcpkit-token': token },
+    body: JSON.stringify(body),
+  });
+  if (response.ok) return undefined;
+  const answer = (await response.json().catch(() => ({}))) as { error?: string };
+  return answer.error ?? `The host answered ${response.status}.`;
+}

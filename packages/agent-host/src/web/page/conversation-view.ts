@@ -19,10 +19,17 @@ export class ConversationView {
     return node;
   }
 
-  /** Shows what the person asked and starts a new run's bubbles. */
-  user(text: string): void {
+  /** Shows what the person asked, with what was attached, and starts a new run's bubbles. */
+  user(text: string, attachments: string[] = []): void {
     this.bubbles = new Map();
-    this.add(element('div', { class: 'message user' }, text));
+    this.add(
+      element(
+        'div',
+        { class: 'message user' },
+        text,
+        ...attachments.map((uri) => element('span', { class: 'attachment' }, `📎 ${uri}`)),
+      ),
+    );
   }
 
   /** Adds streamed text of a step to its bubble. */

@@ -1,5 +1,6 @@
 import type { PageMessage } from '../protocol.js';
 import { events, post } from './api.js';
+import { showAttachments, showCatalog } from './catalog-view.js';
 import { ConversationView } from './conversation-view.js';
 import { byId } from './dom.js';
 import { clearQuestions, closeQuestion, showQuestion } from './question-views.js';
@@ -31,14 +32,21 @@ function receive(message: PageMessage): void {
       conversation.clear();
       timeline.clear();
       clearQuestions();
+      showAttachments([]);
       byId('model').textContent = message.model;
       setRunning(message.running);
       break;
     case 'servers':
       showServers(message.servers, message.tools);
       break;
+    case 'catalog':
+      showCatalog(message.catalog);
+      break;
+    case 'attachments':
+      showAttachments(message.uris);
+      break;
     case 'user-message':
-      conversation.user(message.text);
+      conversation.user(message.text, message.attachments);
       break;
     case 'run-start':
       setRunning(true);
