@@ -5,12 +5,7 @@ export const token = new URLSearchParams(location.search).get('token') ?? '';
 
 /** Posts JSON to the host; resolves with whether it was taken. */
 export async function post(path: string, body: unknown = {}): Promise<boolean> {
-  const response = await fetch(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-mcpkit-token': token },
-    body: JSON.stringify(body),
-  });
-  return response.ok;
+  return (await postForError(path, body)) === undefined;
 }
 
 /** Sends the person's answer to a question. */
