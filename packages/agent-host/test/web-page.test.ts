@@ -161,13 +161,19 @@ describe.skipIf(skip !== undefined)('mcpkit-host web in a browser', () => {
     await page.locator('.message.assistant', { hasText: 'Prompted: Plan a trip to Rome.' }).waitFor();
   });
 
-  it('renders an image result as an image', async () => {
+  it('renders an image result as an image, in light and dark', async () => {
     const { page } = await open({ steps: [{ toolCalls: [{ name: 'demo__picture' }] }, { text: 'A red square.' }] });
     await ask(page, 'Show me a picture');
     const image = page.locator('.call .result img');
     await image.waitFor();
     await expect(image.evaluate((node) => (node as HTMLImageElement).naturalWidth)).resolves.toBe(2);
     await expect(image.getAttribute('src')).resolves.toMatch(/^data:image\/png;base64,/);
+    // The colours follow the system's setting.
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect(background()).resolves.toBe('rgb(255, 255, 255)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(background()).resolves.toBe('rgb(21, 24, 28)');
   });
 
   it('stops a run: the call in flight is cancelled and the run ends at once', async () => {
