@@ -118,6 +118,20 @@ describe('mcpkit-gateway', () => {
     expect(await client.callToolText('flaky__ask_model')).toBe('The model said: heliotrope');
   });
 
+  it('passes a backend’s list change on to the gateway’s clients', async () => {
+    await using client = await connectTestClient(gateway.server);
+    expect(await client.callToolText('flaky__add_tool')).toBe('added');
+    await expect
+      .poll(() =>
+        client.notifications.some((notification) => notification.method === 'notifications/tools/list_changed'),
+      )
+      .toBe(true);
+    await expect
+      .poll(async () => (await client.client.listTools()).tools.map((tool) => tool.name))
+      .toContain('flaky__extra');
+    expect(await client.callToolText('flaky__extra')).toBe('extra');
+  });
+
   it('restarts a backend that dies, and its tools work again', async () => {
     await using client = await connectTestClient(gateway.server);
     const crashed = await client.callTool('flaky__crash');
