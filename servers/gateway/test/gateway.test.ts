@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '@mcpkit/agent-host';
 import { audit } from '@mcpkit/server-kit';
-import { connectTestClient, resultText } from '@mcpkit/server-kit/testing';
+import { connectTestClient, protocolEras, resultText } from '@mcpkit/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../src/index.js';
 
@@ -66,8 +66,8 @@ describe('mcpkit-gateway', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it('routes calls to each backend and passes results back', async () => {
-    await using client = await connectTestClient(gateway.server);
+  it.each(protocolEras)('routes calls to each backend and passes results back (%s)', async (era) => {
+    await using client = await connectTestClient(gateway.server, { era });
     expect(await client.callToolText('files__read_text_file', { path: 'notes.txt' })).toContain('heliotrope');
     expect(await client.callToolText('db__query', { sql: 'SELECT count(*) AS users FROM users' })).toMatch(/users/);
     expect(await client.callToolText('search__search', { query: 'heliotrope' })).toContain('notes.txt');
@@ -109,14 +109,18 @@ describe('mcpkit-gateway', () => {
     await expect.poll(() => readState()).toContain('cancelled');
   });
 
-  it('passes the backend’s elicitation and sampling through to the gateway’s client', async () => {
-    await using client = await connectTestClient(gateway.server, {
-      onElicit: () => ({ action: 'accept', content: { name: 'Ada' } }),
-      onSample: () => ({ role: 'assistant', content: { type: 'text', text: 'heliotrope' }, model: 'test-model' }),
-    });
-    expect(await client.callToolText('flaky__ask_name')).toBe('Hello, Ada!');
-    expect(await client.callToolText('flaky__ask_model')).toBe('The model said: heliotrope');
-  });
+  it.each(protocolEras)(
+    'passes the backend’s elicitation and sampling through to the gateway’s client (%s)',
+    async (era) => {
+      await using client = await connectTestClient(gateway.server, {
+        era,
+        onElicit: () => ({ action: 'accept', content: { name: 'Ada' } }),
+        onSample: () => ({ role: 'assistant', content: { type: 'text', text: 'heliotrope' }, model: 'test-model' }),
+      });
+      expect(await client.callToolText('flaky__ask_name')).toBe('Hello, Ada!');
+      expect(await client.callToolText('flaky__ask_model')).toBe('The model said: heliotrope');
+    },
+  );
 
   it('passes a backend’s list change on to the gateway’s clients', async () => {
     await using client = await connectTestClient(gateway.server);
