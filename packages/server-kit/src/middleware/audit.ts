@@ -1,7 +1,7 @@
 import type { ServerResult } from '@modelcontextprotocol/server';
 import type { Middleware, MiddlewareMethod, MiddlewareRequest } from './middleware.js';
 import { type Outcome, outcomeOf } from './outcome.js';
-import { argumentsSchemaOf, redactArguments } from './redact.js';
+import { argumentsSchemaOf, redactArguments, redacted } from './redact.js';
 
 /** One audit record, as written (one JSON object a line). */
 export interface AuditRecord {
@@ -51,7 +51,7 @@ function withoutSecrets(value: unknown, isSecret: (path: readonly string[]) => b
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const at = [...path, key];
-    copy[key] = isSecret(at) ? '[redacted]' : withoutSecrets(item, isSecret, at);
+    copy[key] = isSecret(at) ? redacted : withoutSecrets(item, isSecret, at);
   }
   return copy;
 }
