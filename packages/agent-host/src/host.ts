@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HostConfig } from './config/server-config.js';
+import { errorResult } from './connection/call-failure.js';
 import type {
   ClientRequestHandlers,
   ElicitationRequest,
@@ -8,7 +9,9 @@ import type {
   SamplingRequest,
 } from './connection/client-requests.js';
 import type { ConnectionAuthorization } from './connection/connected-client.js';
-import { type CallOptions, errorResult, type RestartPolicy, ServerConnection } from './connection/server-connection.js';
+import type { RestartPolicy } from './connection/restart-policy.js';
+import { ServerConnection } from './connection/server-connection.js';
+import type { CallOptions } from './connection/tool-call.js';
 import { type CallToolResult, type ReadResourceResult, type ServerLogSink, stderrLogSink } from './connection/types.js';
 import { errorMessage, HostError } from './errors.js';
 import { type RegisteredTool, ToolRegistry } from './registry/tool-registry.js';

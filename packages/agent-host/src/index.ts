@@ -29,14 +29,10 @@ export type { ConnectionAuthorization } from './connection/connected-client.js';
 export { type OpenAuthorizationPage, openInBrowser } from './connection/oauth/authorization-page.js';
 export type { InteractiveSignIn } from './connection/oauth/host-oauth-provider.js';
 export { defaultTokenFile, TokenStore } from './connection/oauth/token-store.js';
-export type {
-  CallOptions,
-  ConnectionState,
-  RestartPolicy,
-  ServerInfo,
-  ToolProgress,
-} from './connection/server-connection.js';
+export type { RestartPolicy } from './connection/restart-policy.js';
+export type { ConnectionState, ServerInfo } from './connection/server-connection.js';
 export { ServerConnection } from './connection/server-connection.js';
+export type { CallOptions, ToolProgress } from './connection/tool-call.js';
 export type {
   CallToolResult,
   ContentBlock,

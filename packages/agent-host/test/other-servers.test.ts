@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureNpmTool } from '../../../scripts/tools/ensure-node22.mjs';
 import { freePort } from '../../../scripts/tools/free-port.mjs';
 import type { ServerConfig } from '../src/config/server-config.js';
-import type { ToolProgress } from '../src/connection/server-connection.js';
+import type { ToolProgress } from '../src/connection/tool-call.js';
 import { connectHost } from '../src/host.js';
 import { contentBlockParts } from '../src/loop/tool-content.js';
 import { expandUriTemplate } from '../src/resources/uri-template.js';

@@ -1,4 +1,4 @@
-import type { ToolProgress } from '../connection/server-connection.js';
+import type { ToolProgress } from '../connection/tool-call.js';
 import type { AgentListener } from '../loop/agent-events.js';
 import { describeProgress, traceListener } from '../loop/trace.js';
 

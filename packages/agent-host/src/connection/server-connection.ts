@@ -1,22 +1,14 @@
-import {
-  type PriorDiscovery,
-  ProtocolError,
-  ProtocolErrorCode,
-  SdkError,
-  SdkErrorCode,
-  SdkHttpError,
-} from '@modelcontextprotocol/client';
+import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/server-config.js';
 import { errorMessage, HostError } from '../errors.js';
+import { callFailureResult, connectionDropped, errorResult } from './call-failure.js';
 import type { ClientRequestHandlers, RootEntry } from './client-requests.js';
-import {
-  type ConnectedClient,
-  type ConnectionAuthorization,
-  connectClient,
-  signInRequired,
-} from './connected-client.js';
+import { type ConnectedClient, type ConnectionAuthorization, connectClient } from './connected-client.js';
+import { sessionLost } from './http-session.js';
+import { OpenQuestions } from './open-questions.js';
+import { type RestartPolicy, restartDelay, restartPolicy } from './restart-policy.js';
 import { listEverything, type ServerLists } from './server-lists.js';
-import { SilenceTimer } from './silence-timer.js';
+import { type CallOptions, callWithinLimits } from './tool-call.js';
 import { toolAllowed } from './tool-filter.js';
 import type {
   CallToolResult,
@@ -33,16 +25,6 @@ import type {
 /** Where a connection is in its life. */
 export type ConnectionState = 'idle' | 'connecting' | 'ready' | 'restarting' | 'failed' | 'closed';
 
-/** How a crashed stdio server is restarted. */
-export interface RestartPolicy {
-  /** Attempts after one crash before giving up (default 5). */
-  maxAttempts: number;
-  /** Delay before the first attempt; doubles each time (default 500 ms). */
-  initialDelayMs: number;
-  /** Longest delay between attempts (default 30 s). */
-  maxDelayMs: number;
-}
-
 /** What a connection needs besides its server's config. */
 export interface ConnectionOptions {
   /** Where the server's stderr lines and the host's notes about the server go. */
@@ -58,62 +40,6 @@ export interface ConnectionOptions {
   authorization?: ConnectionAuthorization;
   /** Called when the state or the lists of tools, prompts or resources change; read them from the connection. */
   onChange?(connection: ServerConnection): void;
-}
-
-/** A progress notification of a tool call. */
-export interface ToolProgress {
-  /** How much is done; grows with each notification. */
-  progress: number;
-  /** How much there is in all, when the server knows. */
-  total?: number;
-  message?: string;
-}
-
-/** Options of one tool call. */
-export interface CallOptions {
-  /** Aborting sends `notifications/cancelled` to the server and ends the call with an error result. */
-  signal?: AbortSignal;
-  /**
-   * Overrides the server's configured call timeout: the longest silence, since each progress notification resets it
-   * (and the time a person takes to answer the server's form or sampling request does not count).
-   */
-  timeoutMs?: number;
-  /** The longest a call may take however much progress it reports (default 10 times the timeout). */
-  maxTotalTimeoutMs?: number;
-  /** Receives the call's progress notifications (every call asks for them with a progress token). */
-  onProgress?(progress: ToolProgress): void;
-}
-
-/** How many call timeouts a call that keeps reporting progress may last in all, by default. */
-export const defaultTotalTimeoutFactor = 10;
-
-/** An error result the model can read, for a call that never got a real one. */
-export function errorResult(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
-}
-
-/**
- * Whether a call failed because the tool runs only as a task (the tasks extension): the server says it "requires
- * task-based execution" (-32600) or "requires task augmentation" (the SDK's servers, -32601), or the SDK client
- * refuses to send the call for a tool listed with `execution.taskSupport: "required"`.
- */
-function needsTasks(error: unknown): boolean {
-  return (
-    ((error instanceof ProtocolError &&
-      (error.code === ProtocolErrorCode.InvalidRequest || error.code === ProtocolErrorCode.MethodNotFound)) ||
-      error instanceof SdkError) &&
-    /requires task[- ](based execution|augmentation)/.test(error.message)
-  );
-}
-
-// Socket failures of a request sent on a connection the server had already closed (a kept-alive socket to a server
-// that restarted) or could not open: the request never reached a running server.
-const droppedConnectionCodes = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE']);
-
-/** Whether a request failed because its HTTP connection was gone, not because the server answered. */
-function connectionDropped(error: unknown): boolean {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return typeof cause?.code === 'string' && droppedConnectionCodes.has(cause.code);
 }
 
 /** What a server said about itself at initialization. */
@@ -149,37 +75,18 @@ export class ServerConnection {
   private refreshing: Promise<void> = Promise.resolve();
   private renewing: Promise<boolean> | undefined;
   private readonly restartPolicy: RestartPolicy;
-  // The handlers of server requests, counting the questions to the user that are open; while one is, no call of this
-  // server times out for silence, and answering one starts every call's wait again.
+  // The questions to the user that are open: while one is, no call of this server times out for silence.
+  private readonly questions = new OpenQuestions();
+  // The handlers of server requests, counting the questions they put to the user.
   private readonly handlers: ClientRequestHandlers;
-  private openQuestions = 0;
-  private readonly silenceTimers = new Set<SilenceTimer>();
 
   constructor(
     readonly config: ServerConfig,
     private readonly options: ConnectionOptions,
   ) {
     this.name = config.name;
-    this.restartPolicy = { maxAttempts: 5, initialDelayMs: 500, maxDelayMs: 30_000, ...options.restart };
-    this.handlers = this.countingQuestions(options.handlers);
-  }
-
-  private countingQuestions(handlers: ClientRequestHandlers): ClientRequestHandlers {
-    const asking = async <T>(question: () => Promise<T>): Promise<T> => {
-      this.openQuestions += 1;
-      try {
-        return await question();
-      } finally {
-        this.openQuestions -= 1;
-        for (const timer of this.silenceTimers) timer.reset();
-      }
-    };
-    const { sample, elicit } = handlers;
-    return {
-      ...handlers,
-      ...(sample ? { sample: (request) => asking(() => sample(request)) } : {}),
-      ...(elicit ? { elicit: (request) => asking(() => elicit(request)) } : {}),
-    };
+    this.restartPolicy = restartPolicy(options.restart);
+    this.handlers = this.questions.counting(options.handlers);
   }
 
   /** Where the connection is in its life. */
@@ -348,26 +255,28 @@ export class ServerConnection {
   }
 
   private scheduleRestart(attempt: number): void {
-    const { maxAttempts, initialDelayMs, maxDelayMs } = this.restartPolicy;
+    const { maxAttempts } = this.restartPolicy;
     if (attempt >= maxAttempts) {
       this.lastError = `the server stopped and did not come back after ${maxAttempts} restarts`;
       this.options.log(this.name, this.lastError);
       this.setState('failed');
       return;
     }
-    const delay = Math.min(initialDelayMs * 2 ** attempt, maxDelayMs);
-    this.restartTimer = setTimeout(async () => {
-      this.restartTimer = undefined;
-      if (this.closing) return;
-      try {
-        await this.open();
-        this.restartCount += 1;
-        this.options.log(this.name, 'restarted');
-      } catch (error) {
-        this.options.log(this.name, `restart failed: ${errorMessage(error)}`);
-        if (!this.closing) this.scheduleRestart(attempt + 1);
-      }
-    }, delay);
+    this.restartTimer = setTimeout(
+      async () => {
+        this.restartTimer = undefined;
+        if (this.closing) return;
+        try {
+          await this.open();
+          this.restartCount += 1;
+          this.options.log(this.name, 'restarted');
+        } catch (error) {
+          this.options.log(this.name, `restart failed: ${errorMessage(error)}`);
+          if (!this.closing) this.scheduleRestart(attempt + 1);
+        }
+      },
+      restartDelay(this.restartPolicy, attempt),
+    );
     this.restartTimer.unref();
   }
 
@@ -405,24 +314,6 @@ export class ServerConnection {
     return this.renewing;
   }
 
-  /**
-   * Whether an HTTP server no longer knows the session: it answered 404, or the connection broke (a restarted server
-   * closes the old sockets) and a ping now gets 404. A server that still knows the session keeps it, and the failed
-   * call is not repeated, since it may have run.
-   */
-  private async sessionLost(connected: ConnectedClient, error: unknown): Promise<boolean> {
-    // The modern era has no session to lose: a restarted server simply answers the next request.
-    if (this.config.transport.kind !== 'http' || connected.protocol.era === 'modern') return false;
-    if (error instanceof ProtocolError) return false;
-    if (error instanceof SdkHttpError) return error.status === 404;
-    try {
-      await connected.client.ping({ timeout: 5000 });
-      return false;
-    } catch (pingError) {
-      return pingError instanceof SdkHttpError && pingError.status === 404;
-    }
-  }
-
   private async callOnce(
     tool: string,
     args: Record<string, unknown>,
@@ -435,60 +326,13 @@ export class ServerConnection {
       return errorResult(`Tool "${tool}" of server "${this.name}" is not allowed by the host's config.`);
     }
     if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
-    const timeout = options.timeoutMs ?? this.config.callTimeoutMs;
-    const totalTimeout = options.maxTotalTimeoutMs ?? timeout * defaultTotalTimeoutFactor;
-    // Both limits abort the call's own signal, so that reaching one also tells the server to stop (the SDK's
-    // maxTotalTimeout is checked only when progress arrives, and does not send notifications/cancelled). The
-    // silence limit is the host's own rather than the SDK's request timeout, so that the time a person takes to
-    // answer the server's question (a form, a sampling request) never counts. The caller's signal aborts it too.
-    const stop = new AbortController();
-    let limit: 'silence' | 'total' | undefined;
-    const totalTimer = setTimeout(() => {
-      limit ??= 'total';
-      stop.abort();
-    }, totalTimeout);
-    const silence = new SilenceTimer(
-      timeout,
-      () => {
-        limit ??= 'silence';
-        stop.abort();
-      },
-      () => this.openQuestions > 0,
-    );
-    this.silenceTimers.add(silence);
-    const abortCall = () => stop.abort(options.signal?.reason);
-    options.signal?.addEventListener('abort', abortCall, { once: true });
-    const onProgress = options.onProgress;
+    const timeoutMs = options.timeoutMs ?? this.config.callTimeoutMs;
+    const call = { server: this.name, tool, arguments: args };
     try {
-      const result = await connected.client.callTool(
-        { name: tool, arguments: args },
-        {
-          // Past both of the host's limits: the SDK's own timeout never decides.
-          timeout: totalTimeout + 1000,
-          signal: stop.signal,
-          // Given always, so that every call carries a progress token.
-          onprogress: (progress) => {
-            silence.reset();
-            onProgress?.({
-              progress: progress.progress,
-              ...(progress.total !== undefined ? { total: progress.total } : {}),
-              ...(progress.message !== undefined ? { message: progress.message } : {}),
-            });
-          },
-        },
-      );
-      return result as CallToolResult;
+      return await callWithinLimits(connected.client, call, options, { timeoutMs, questions: this.questions });
     } catch (error) {
-      if (options.signal?.aborted) return errorResult(`The call to tool "${tool}" was cancelled.`);
-      if (limit === 'silence') {
-        return errorResult(`Tool "${tool}" of server "${this.name}" did not answer within ${timeout} ms.`);
-      }
-      if (limit === 'total') {
-        return errorResult(
-          `Tool "${tool}" of server "${this.name}" did not finish within ${totalTimeout} ms in all, though it reported progress.`,
-        );
-      }
-      if (mayRenew && (await this.sessionLost(connected, error)) && (await this.renewSession(connected))) {
+      const transport = this.config.transport.kind;
+      if (mayRenew && (await sessionLost(connected, transport, error)) && (await this.renewSession(connected))) {
         return this.callOnce(tool, args, options, false);
       }
       // A modern-era request carries everything it needs, so one sent on a socket the server had closed (it
@@ -497,29 +341,7 @@ export class ServerConnection {
         this.options.log(this.name, 'the connection to the server dropped; sending the call again');
         return this.callOnce(tool, args, options, false);
       }
-      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-        return errorResult(`Tool "${tool}" of server "${this.name}" did not answer within ${timeout} ms.`);
-      }
-      if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-        return errorResult(`Server "${this.name}" stopped during the call to tool "${tool}".`);
-      }
-      const signIn = signInRequired(error);
-      if (signIn) {
-        return errorResult(
-          `Tool "${tool}" of server "${this.name}" was not called: ${signIn.message} (mcpkit-host auth login ${this.name}).`,
-        );
-      }
-      if (needsTasks(error)) {
-        return errorResult(
-          `Tool "${tool}" of server "${this.name}" needs the tasks extension, which mcpkit-host does not support yet.`,
-        );
-      }
-      return errorResult(`Tool "${tool}" of server "${this.name}" failed: ${errorMessage(error)}`);
-    } finally {
-      clearTimeout(totalTimer);
-      silence.clear();
-      this.silenceTimers.delete(silence);
-      options.signal?.removeEventListener('abort', abortCall);
+      return callFailureResult(error, { server: this.name, tool, timeoutMs });
     }
   }
 

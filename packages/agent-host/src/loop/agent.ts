@@ -1,5 +1,5 @@
 import type { ApprovalDecision, ApproveToolCall } from '../approvals/approval-handler.js';
-import type { CallOptions } from '../connection/server-connection.js';
+import type { CallOptions } from '../connection/tool-call.js';
 import type { CallToolResult } from '../connection/types.js';
 import { errorMessage } from '../errors.js';
 import type { ContentPart, Message, ToolCall, ToolResult, Usage } from '../models/messages.js';

@@ -1,4 +1,4 @@
-import type { ToolProgress } from '../../connection/server-connection.js';
+import type { ToolProgress } from '../../connection/tool-call.js';
 import type { CallToolResult } from '../../connection/types.js';
 import { HostError } from '../../errors.js';
 import type { ParsedCommand } from '../arguments.js';
