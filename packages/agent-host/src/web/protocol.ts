@@ -1,4 +1,15 @@
-// The messages between `mcpkit-host web` and its page. Types only: the page's own build imports this file too.
+// The messages between `mcpkit-host web` and its page. Types only: the page's own build imports this file too, and
+// this file imports (as types) only the loop's plain-data event shapes, which need no SDK or Node types.
+
+import type {
+  AnswerFields,
+  StepEndFields,
+  StepStartEvent,
+  TextDeltaEvent,
+  ToolCallEndFields,
+  ToolCallProgressEvent,
+  ToolCallStartEvent,
+} from '../loop/agent-event-shapes.js';
 
 /** A server as the page shows it: never its command, environment, headers or other config. */
 export interface ServerView {
@@ -29,42 +40,26 @@ export interface CatalogView {
 /** A piece of a tool result or message as the page renders it: text (shown as text or safe Markdown) or an image. */
 export type PagePart = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
 
-/** What the loop reported, as the page gets it (the server's whole result is left out; `parts` is what the model got). */
+/**
+ * What the loop reported, as the page gets it: the loop's own shapes where the page gets them whole; no server or
+ * tool names in progress, no token counts, and for a finished call the parts the model got rather than the server's
+ * whole result.
+ */
 export type PageAgentEvent =
-  | { type: 'step-start'; step: number }
-  | { type: 'text-delta'; step: number; text: string }
-  | {
-      type: 'tool-call-start';
-      step: number;
-      callId: string;
-      name: string;
-      server?: string;
-      tool?: string;
-      arguments: Record<string, unknown>;
-    }
-  | {
-      type: 'tool-call-progress';
-      step: number;
-      callId: string;
-      progress: number;
-      total?: number;
-      message?: string;
-    }
-  | {
-      type: 'tool-call-end';
-      step: number;
-      callId: string;
-      durationMs: number;
-      isError: boolean;
+  | StepStartEvent
+  | TextDeltaEvent
+  | ToolCallStartEvent
+  | Omit<ToolCallProgressEvent, 'name' | 'server' | 'tool'>
+  | (ToolCallEndFields & {
       refused: boolean;
       parts: PagePart[];
       /** The result's structured content, when the server gave one. */
       structured?: unknown;
       /** A sentence saying what the result budget cut, when it did. */
       cutNote?: string;
-    }
-  | { type: 'step-end'; step: number; durationMs: number }
-  | { type: 'answer'; text: string; stoppedBy: 'answer' | 'step-limit' | 'cancelled'; durationMs: number };
+    })
+  | StepEndFields
+  | AnswerFields;
 
 /** A question the host waits on the person for. */
 export type PageQuestion =
