@@ -129,7 +129,12 @@ describe('mcpkit-host', () => {
     expect((await cli(['--bogus'], { cwd })).code).toBe(2);
     expect((await cli(['frobnicate'], { cwd })).code).toBe(2);
     expect((await cli(['run', '--max-steps', 'zero', 'x'], { cwd })).stderr).toMatch(/--max-steps takes a positive/);
-    expect((await cli(['--help'], { cwd })).stdout).toMatch(/^mcpkit-host: connect MCP servers/);
+    const help = (await cli(['--help'], { cwd })).stdout;
+    expect(help).toMatch(/^mcpkit-host: connect MCP servers/);
+    // Every command is listed, web too (it reads its own command line, so its help is apart).
+    for (const command of ['run', 'chat', 'web', 'tools', 'call', 'auth', 'conformance-client', 'install']) {
+      expect(help).toMatch(new RegExp(`^  mcpkit-host ${command}\\b`, 'm'));
+    }
   });
 
   it('chat: answers each line and runs slash commands', async () => {

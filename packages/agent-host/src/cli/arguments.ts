@@ -66,6 +66,9 @@ export const usage = `mcpkit-host: connect MCP servers from a config and run an 
 Usage:
   mcpkit-host run "QUESTION"          answer on stdout, a trace of tool calls on stderr (or pipe the question in)
   mcpkit-host chat                    an interactive chat (/tools, /prompts, /prompt, /resources, /attach, /exit)
+  mcpkit-host web [--port N] [--listen ADDRESS]
+                                      the chat on a local page in the browser, every tool call shown (see
+                                      mcpkit-host web --help)
   mcpkit-host tools [--server NAME]   list the servers' tools, grouped by server (--server: only that one, started
                                       alone; repeatable)
   mcpkit-host call SERVER TOOL [JSON] call a tool directly, without a model (starts only SERVER)
