@@ -70,7 +70,7 @@ export interface ServerConfig {
   roots?: string[];
   /** Whether its tools run without asking: one policy, or policies by tool name; absent means the default. */
   approve?: ServerApproval;
-  /** How to sign in to an HTTP server protected by OAuth; absent means the defaults (a client registered on the fly). */
+  /** How to sign in to an HTTP server protected by OAuth; absent: the defaults (a client registered on the fly). */
   oauth?: OAuthSettings;
   /** A disabled server is kept in the config but not started. */
   disabled: boolean;

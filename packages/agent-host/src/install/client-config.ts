@@ -23,7 +23,7 @@ export type InstallableServer = keyof typeof installableServers;
 /** The root of the checkout this host runs from (packages/agent-host/dist/install -> four levels up). */
 export const checkoutRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** Where a client keeps its MCP servers: Claude Desktop's user config, Cursor's user config, VS Code's workspace file. */
+/** Where a client keeps its MCP servers: Claude Desktop's and Cursor's user configs, VS Code's workspace file. */
 export function clientConfigPath(client: ClientName, workspace = process.cwd(), home = homedir()): string {
   if (client === 'claude') return claudeDesktopConfigPath(process.platform, home);
   if (client === 'cursor') return join(home, '.cursor', 'mcp.json');

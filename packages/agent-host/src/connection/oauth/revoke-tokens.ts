@@ -5,9 +5,10 @@ import type { StoredCredentials } from './token-store.js';
 export type Revocation = 'revoked' | 'not-supported' | 'failed';
 
 /**
- * Asks the authorization server to revoke a sign-in's refresh and access tokens (RFC 7009; done when the refresh token,
- * or the access token when there is none, is revoked), authenticating as the client that holds them (its secret by HTTP Basic, else its id alone, as a public client). Never throws: signing out
- * deletes the tokens on this machine whatever the server says.
+ * Asks the authorization server to revoke a sign-in's refresh and access tokens (RFC 7009; done when the refresh
+ * token, or the access token when there is none, is revoked), authenticating as the client that holds them (its
+ * secret by HTTP Basic, else its id alone, as a public client). Never throws: signing out deletes the tokens on this
+ * machine whatever the server says.
  */
 export async function revokeTokens(
   issuer: string,

@@ -1,8 +1,8 @@
 import { element } from './dom.js';
 
 // A small Markdown subset rendered straight to DOM nodes: headings, paragraphs, lists, fenced code, inline code,
-// bold, italic (`_` only around whole words, as in `snake_case` it is no emphasis) and links. Nothing is ever parsed as HTML, so markup in a server's text shows as the text it is; links
-// keep only http(s) and mailto addresses.
+// bold, italic (`_` only around whole words, as in `snake_case` it is no emphasis) and links. Nothing is ever parsed
+// as HTML, so markup in a server's text shows as the text it is; links keep only http(s) and mailto addresses.
 
 const safeLink = /^(https?:|mailto:)/i;
 const inlinePattern = /(`[^`]+`)|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*|(?<!\w)_[^_\s][^_]*_(?!\w))|(\[[^\]]+\]\([^)\s]+\))/;
