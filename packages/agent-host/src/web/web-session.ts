@@ -80,6 +80,8 @@ export class WebSession {
   async usePrompt(server: string, name: string, values: Record<string, string>): Promise<boolean> {
     const connection = this.options.host.connection(server);
     if (!connection) throw new Error(`There is no server "${server}".`);
+    // Asked only when the message can go: a prompt a run would refuse is not fetched from the server for nothing.
+    if (this.running) return false;
     const prompt = await connection.getPrompt(name, values);
     return this.send(contentBlockParts(prompt.messages.map((message) => message.content)));
   }
