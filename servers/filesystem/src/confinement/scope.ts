@@ -1,11 +1,12 @@
-import { constants, type Stats } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readlink, realpath, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { lstat, mkdir, open, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolError } from '@mcpkit/server-kit';
 import { descriptorPaths, isInside } from './containment.js';
-import { attempt, describeFilesystemError } from './filesystem-errors.js';
+import { DescriptorFile, type ReadableFile } from './descriptor-file.js';
+import { describeFilesystemError } from './filesystem-errors.js';
 
 /** What to do with a regular file that has more than one name (a hard link may share its inode with a file outside). */
 export type HardLinkPolicy = 'allow' | 'refuse';
@@ -18,7 +19,7 @@ export interface ConfinementOptions {
 
 /** A regular file opened for reading after every confinement check passed; close `handle` when done. */
 export interface OpenedFile {
-  handle: FileHandle;
+  handle: ReadableFile;
   /** The real path of the file. */
   path: string;
   stats: Stats;
@@ -34,7 +35,7 @@ export interface WriteTarget {
   existing?: Stats;
 }
 
-const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /** Expands a leading `~` to the home directory, as shells do. */
@@ -120,7 +121,7 @@ export class Scope {
     const absolute = this.absolute(requested);
     let real: string;
     try {
-      real = await realpath(absolute);
+      real = realpathSync.native(absolute);
     } catch (error) {
       const link = await lstat(absolute).catch(() => undefined);
       if (link?.isSymbolicLink()) {
@@ -138,38 +139,39 @@ export class Scope {
   /** The real path of an existing directory inside the roots. */
   async directory(requested: string): Promise<string> {
     const real = await this.existing(requested);
-    const stats = await attempt(requested, stat(real));
+    const stats = statNow(requested, real);
     if (!stats.isDirectory()) throw new ToolError(`${requested} is ${kindPhrase(stats)}, not a directory.`);
     return real;
   }
 
   /**
    * Opens an existing regular file for reading. The open does not follow a final symlink and does not block on a
-   * FIFO; the descriptor is then checked again (its real path on Linux), so a path swapped between the check and the
-   * open is refused instead of read.
+   * FIFO; the descriptor is then checked again (its type, and its real path on Linux), so a path swapped between the
+   * check and the open is refused instead of read. The checks are synchronous system calls (a few microseconds each
+   * on a local disk, as the walks make them); only the content is read on libuv's threads.
    */
   async openFile(requested: string): Promise<OpenedFile> {
     const real = await this.existing(requested);
     // Refuse special files before opening them: opening some devices has effects of its own.
-    this.assertRegular(requested, await attempt(requested, stat(real)));
-    let handle: FileHandle;
+    this.assertRegular(requested, statNow(requested, real));
+    let fd: number;
     try {
-      handle = await open(real, readFlags);
+      fd = openSync(real, readFlags);
     } catch (error) {
       throw new ToolError(`${requested} ${describeFilesystemError(error)}.`);
     }
     try {
-      const stats = await handle.stat();
+      const stats = fstatSync(fd);
       this.assertRegular(requested, stats);
       if (this.options.hardLinks === 'refuse' && stats.nlink > 1) {
         throw new ToolError(
           `Refused: ${requested} has ${stats.nlink} hard links and the server refuses hard-linked files (--refuse-hard-links).`,
         );
       }
-      await this.verifyDescriptor(handle.fd, real, requested, stats);
-      return { handle, path: real, stats };
+      this.verifyDescriptor(fd, real, requested, stats);
+      return { handle: new DescriptorFile(fd), path: real, stats };
     } catch (error) {
-      await handle.close();
+      closeQuietly(fd);
       throw error;
     }
   }
@@ -187,15 +189,18 @@ export class Scope {
    * Checks that an open descriptor refers to something inside the roots: on Linux by the descriptor's own real path;
    * elsewhere `opened` (the real path that was opened) must still resolve inside to the same inode.
    */
-  async verifyDescriptor(fd: number, opened: string, requested: string, stats?: Stats): Promise<void> {
+  verifyDescriptor(fd: number, opened: string, requested: string, stats?: Stats): void {
     if (descriptorPaths) {
-      const target = await readlink(`/proc/self/fd/${fd}`);
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
       if (!this.contains(target)) throw this.outside(requested);
       return;
     }
-    const real = await realpath(opened).catch(() => '');
+    let real = '';
+    try {
+      real = realpathSync.native(opened);
+    } catch {}
     if (!this.contains(real)) throw this.outside(requested);
-    const now = await attempt(requested, stat(real));
+    const now = statNow(requested, real);
     if (stats && (now.ino !== stats.ino || now.dev !== stats.dev)) throw this.outside(requested);
   }
 
@@ -279,10 +284,10 @@ export class Scope {
       }
     }
     if (!this.contains(real)) throw this.outside(requested);
-    const existing = await attempt(requested, stat(real));
+    const existing = statNow(requested, real);
     if (!existing.isDirectory())
       throw new ToolError(`Refused: ${ancestor} is ${kindPhrase(existing)}, not a directory.`);
-    let handle = await this.openDirectory(real);
+    let handle: { fd: number; close(): Promise<void> } = await this.openDirectory(real);
     let current = real;
     try {
       for (const name of missing) {
@@ -321,15 +326,35 @@ export class Scope {
     }
   }
 
-  /** Opens a directory of the roots without following a final link, checked by descriptor; for walks. */
-  async openDirectory(real: string): Promise<FileHandle> {
-    const handle = await attempt(real, open(real, directoryFlags));
+  /** Opens a directory of the roots without following a final link, checked by descriptor; for walks and listings. */
+  async openDirectory(real: string): Promise<DescriptorFile> {
+    let fd: number;
     try {
-      await this.verifyDescriptor(handle.fd, real, real);
-      return handle;
+      fd = openSync(real, directoryFlags);
     } catch (error) {
-      await handle.close();
+      throw new ToolError(`${real} ${describeFilesystemError(error)}.`);
+    }
+    try {
+      this.verifyDescriptor(fd, real, real);
+      return new DescriptorFile(fd);
+    } catch (error) {
+      closeQuietly(fd);
       throw error;
     }
   }
+}
+
+/** `stat` of a path, its failure as a sentence about `requested`. */
+function statNow(requested: string, real: string): Stats {
+  try {
+    return statSync(real);
+  } catch (error) {
+    throw new ToolError(`${requested} ${describeFilesystemError(error)}.`);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {}
 }

@@ -1,5 +1,5 @@
-import type { FileHandle } from 'node:fs/promises';
 import { ToolError } from '@mcpkit/server-kit';
+import type { ReadableFile } from '../confinement/descriptor-file.js';
 
 const chunkSize = 1024 * 1024;
 
@@ -7,7 +7,7 @@ const chunkSize = 1024 * 1024;
  * Reads a whole file from its open descriptor but never more than `cap + 1` bytes, so a file that grows after it was
  * checked cannot push a result over its cap; undefined when the file holds more than `cap` bytes.
  */
-export async function readAtMost(handle: FileHandle, cap: number, signal?: AbortSignal): Promise<Buffer | undefined> {
+export async function readAtMost(handle: ReadableFile, cap: number, signal?: AbortSignal): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {

@@ -1,6 +1,6 @@
-import type { FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { ToolError } from '@mcpkit/server-kit';
+import type { ReadableFile } from '../confinement/descriptor-file.js';
 import { formatSize } from './format-size.js';
 
 /** Which lines to read; `offset` is 1-based. */
@@ -15,6 +15,11 @@ export interface LineWindow {
   signal?: AbortSignal;
   /** Bytes read at most to reach and fill the window (default {@link maxScanBytes}); a window beyond is refused. */
   maxScanBytes?: number;
+  /**
+   * The file's size when it was opened: a read that reaches it ends there without asking the disk once more (saves a
+   * round trip per file). A size of 0 is not trusted (files in /proc report it) and the file is read to its end.
+   */
+  size?: number;
 }
 
 /** The lines read, and where they sit in the file. */
@@ -46,7 +51,7 @@ function refuseBinary(chunk: Buffer, length: number): void {
 }
 
 /** Reads a window of lines from the start of a text file, streaming: memory stays within the budget. */
-export async function readLines(handle: FileHandle, window: LineWindow): Promise<LinesRead> {
+export async function readLines(handle: ReadableFile, window: LineWindow): Promise<LinesRead> {
   if (window.tail !== undefined) return readTail(handle, window.tail, window.budget, window.signal);
   const scanLimit = window.maxScanBytes ?? maxScanBytes;
   const first = window.offset ?? 1;
@@ -63,6 +68,7 @@ export async function readLines(handle: FileHandle, window: LineWindow): Promise
   let budgetCut = false;
   // Inside a line before the window that is longer than the budget: its rest is dropped up to the next line break.
   let skippingLongLine = false;
+  const size = window.size ?? 0;
   const take = (line: string): boolean => {
     // Returns false when reading should stop.
     if (lineNumber >= first) {
@@ -88,7 +94,8 @@ export async function readLines(handle: FileHandle, window: LineWindow): Promise
         `Line ${first} lies beyond the first ${formatSize(scanLimit)} of the file, which is as far as one read scans; use tail for the end of the file, or grep to find the line.`,
       );
     }
-    const { bytesRead } = await handle.read(buffer, 0, chunkSize, position);
+    const reachedSize = size > 0 && position >= size;
+    const { bytesRead } = reachedSize ? { bytesRead: 0 } : await handle.read(buffer, 0, chunkSize, position);
     if (position === 0) refuseBinary(buffer, bytesRead);
     position += bytesRead;
     if (bytesRead === 0) {
@@ -145,7 +152,7 @@ export async function readLines(handle: FileHandle, window: LineWindow): Promise
 }
 
 async function readTail(
-  handle: FileHandle,
+  handle: ReadableFile,
   count: number,
   budget: number,
   signal: AbortSignal | undefined,

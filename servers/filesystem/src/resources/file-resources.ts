@@ -45,6 +45,7 @@ export function fileResources(dependencies: ToolDependencies) {
           const read = await readLines(opened.handle, {
             budget: dependencies.limits.readBudget,
             signal: context.signal,
+            size: opened.stats.size,
           });
           const note = read.more
             ? `\n[truncated at line ${read.lastLine}: use read_text_file with offset for the rest]`

@@ -1,10 +1,10 @@
-import { lstat } from 'node:fs/promises';
-import { defineTool } from '@mcpkit/server-kit';
+import { lstatSync, type Stats } from 'node:fs';
+import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import { attempt } from '../confinement/filesystem-errors.js';
+import { describeFilesystemError } from '../confinement/filesystem-errors.js';
 import type { ToolDependencies } from '../dependencies.js';
 
-function typeOf(stats: Awaited<ReturnType<typeof lstat>>): string {
+function typeOf(stats: Stats): string {
   if (stats.isFile()) return 'file';
   if (stats.isDirectory()) return 'directory';
   if (stats.isSymbolicLink()) return 'symlink';
@@ -28,7 +28,13 @@ export function getFileInfo(dependencies: ToolDependencies) {
     async handler({ path }, context) {
       const scope = await dependencies.guard.scope(context);
       const real = await scope.existing(path);
-      const stats = await attempt(path, lstat(real));
+      let stats: Stats;
+      try {
+        // The real path was just resolved: its own stats, taken synchronously like the confinement's checks.
+        stats = lstatSync(real);
+      } catch (error) {
+        throw new ToolError(`${path} ${describeFilesystemError(error)}.`);
+      }
       const info = {
         path: real,
         size: stats.size,

@@ -20,7 +20,7 @@ export function listDirectoryWithSizes(dependencies: ToolDependencies) {
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler({ path, sortBy, cursor }, context) {
       const scope = await dependencies.guard.scope(context);
-      const { entries } = await listDirectoryEntries(scope, path, { stats: true });
+      const { entries } = await listDirectoryEntries(scope, path, { stats: true, signal: context.signal });
       const sizeOf = (entry: (typeof entries)[number]) => (entry.kind === 'directory' ? 0 : (entry.stats?.size ?? 0));
       if (sortBy === 'size') entries.sort((left, right) => sizeOf(right) - sizeOf(left));
       const page = paginate(entries, cursor, dependencies.limits.pageSize);

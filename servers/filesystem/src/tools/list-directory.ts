@@ -18,7 +18,7 @@ export function listDirectory(dependencies: ToolDependencies) {
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler({ path, cursor }, context) {
       const scope = await dependencies.guard.scope(context);
-      const { entries } = await listDirectoryEntries(scope, path);
+      const { entries } = await listDirectoryEntries(scope, path, { signal: context.signal });
       const page = paginate(entries, cursor, dependencies.limits.pageSize);
       const lines = page.items.map((entry) => `${kindLabel(entry.kind)} ${entry.name}`);
       if (page.nextCursor) {

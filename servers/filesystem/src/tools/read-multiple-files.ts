@@ -27,7 +27,11 @@ export function readMultipleFiles(dependencies: ToolDependencies) {
           try {
             const file = await scope.openFile(requested);
             try {
-              const read = await readLines(file.handle, { budget: share, signal: context.signal });
+              const read = await readLines(file.handle, {
+                budget: share,
+                signal: context.signal,
+                size: file.stats.size,
+              });
               const note = read.more
                 ? `\n[truncated: showed lines 1-${read.lastLine}; read the rest with read_text_file offset=${read.lastLine + 1}.]`
                 : '';

@@ -36,7 +36,7 @@ export function readTextFile(dependencies: ToolDependencies, name = 'read_text_f
       const file = await scope.openFile(args.path);
       try {
         const budget = dependencies.limits.readBudget;
-        const read = await readLines(file.handle, { ...args, budget, signal: context.signal });
+        const read = await readLines(file.handle, { ...args, budget, signal: context.signal, size: file.stats.size });
         if (!read.more) return read.text;
         if (args.tail !== undefined) {
           return `${read.text}\n[truncated: the last ${args.tail} lines exceed the ${budget.toLocaleString('en-US')}-character budget; showed the final ones. Use offset and limit for the rest.]`;
