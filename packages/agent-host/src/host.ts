@@ -8,7 +8,7 @@ import type {
   RootEntry,
   SamplingRequest,
 } from './connection/client-requests.js';
-import type { ConnectionAuthorization } from './connection/connected-client.js';
+import type { ConnectionAuthorization } from './connection/oauth/connection-authorization.js';
 import type { RestartPolicy } from './connection/restart-policy.js';
 import { ServerConnection } from './connection/server-connection.js';
 import type { CallOptions } from './connection/tool-call.js';

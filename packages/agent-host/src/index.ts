@@ -25,8 +25,8 @@ export type {
   SamplingMessage,
   SamplingRequest,
 } from './connection/client-requests.js';
-export type { ConnectionAuthorization } from './connection/connected-client.js';
 export { type OpenAuthorizationPage, openInBrowser } from './connection/oauth/authorization-page.js';
+export type { ConnectionAuthorization } from './connection/oauth/connection-authorization.js';
 export type { InteractiveSignIn } from './connection/oauth/host-oauth-provider.js';
 export { defaultTokenFile, TokenStore } from './connection/oauth/token-store.js';
 export type { RestartPolicy } from './connection/restart-policy.js';

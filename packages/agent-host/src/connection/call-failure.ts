@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { errorMessage } from '../errors.js';
-import { signInRequired } from './connected-client.js';
+import { signInRequired } from './oauth/connection-authorization.js';
 import type { CallToolResult } from './types.js';
 
 /** An error result the model can read, for a call that never got a real one. */

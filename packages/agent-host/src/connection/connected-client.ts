@@ -3,10 +3,13 @@ import type { ServerConfig } from '../config/server-config.js';
 import { HostError } from '../errors.js';
 import { type ClientRequestHandlers, clientCapabilities, installClientRequestHandlers } from './client-requests.js';
 import { httpTransport } from './http-transport.js';
-import { authorizingFetch } from './oauth/authorizing-fetch.js';
-import { defaultSignInTimeoutMs, HostOAuthProvider, type InteractiveSignIn } from './oauth/host-oauth-provider.js';
-import { SignInRequiredError } from './oauth/sign-in-required-error.js';
-import { TokenStore } from './oauth/token-store.js';
+import {
+  authorizedFetch,
+  type ConnectionAuthorization,
+  hasAuthorizationHeader,
+  signInAllowanceMs,
+  signInRequired,
+} from './oauth/connection-authorization.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import type { NegotiatedProtocol, ServerLogSink } from './types.js';
 
@@ -33,23 +36,6 @@ export interface ConnectClientOptions {
   onListChanged(): void;
   /** Where OAuth tokens are kept and whether a sign-in in the browser may start (default: the user's file, silent). */
   authorization?: ConnectionAuthorization;
-}
-
-/** How the connection of an HTTP server signs in when the server asks for OAuth. */
-export interface ConnectionAuthorization {
-  /** The token file (default: the platform's config directory, or MCPKIT_HOST_TOKEN_FILE). */
-  store?: TokenStore;
-  /** Allows the browser step; without it a server that needs a sign-in fails with SIGN_IN_REQUIRED. */
-  interactive?: InteractiveSignIn;
-}
-
-/** The SignInRequiredError somewhere in an error's causes, when there is one. */
-export function signInRequired(error: unknown): SignInRequiredError | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {
-    if (current instanceof SignInRequiredError) return current;
-    current = current.cause;
-  }
-  return undefined;
 }
 
 // On stdio a probe with no answer means a legacy server (which every server also speaks), so the probe need not
@@ -116,25 +102,6 @@ async function connectWith(
   return { client, transport, protocol: protocolOf(client, kind) };
 }
 
-function hasAuthorizationHeader(headers: Record<string, string>): boolean {
-  return Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
-}
-
-/**
- * The fetch of a Streamable HTTP server, which signs in with OAuth when the server answers 401 (a config that sets its
- * own Authorization header keeps to it).
- */
-function authorizedFetch(config: ServerConfig, url: string, options: ConnectClientOptions): typeof fetch {
-  const provider = new HostOAuthProvider({
-    serverUrl: url,
-    store: options.authorization?.store ?? new TokenStore(),
-    ...(config.oauth ? { settings: config.oauth } : {}),
-    ...(options.clientInfo ? { clientName: options.clientInfo.name } : {}),
-    ...(options.authorization?.interactive ? { interactive: options.authorization.interactive } : {}),
-  });
-  return authorizingFetch(provider, new URL(url), options.fetch ?? globalThis.fetch) as typeof fetch;
-}
-
 /** A stdio server's process ended before it answered the connect. */
 class StdioExitError extends Error {
   constructor(message: string, cause: unknown) {
@@ -179,9 +146,10 @@ export async function connectClient(config: ServerConfig, options: ConnectClient
     );
   if (transport.mode === 'sse') return connectWith(http('sse'), 'sse', config, options);
   // The first request may wait for a person in the browser: that time is added to the startup allowance.
-  const interactive = options.authorization?.interactive;
-  const signInAllowance = interactive ? (interactive.timeoutMs ?? defaultSignInTimeoutMs) : 0;
-  const streamable = { ...config, startupTimeoutMs: config.startupTimeoutMs + signInAllowance };
+  const streamable = {
+    ...config,
+    startupTimeoutMs: config.startupTimeoutMs + signInAllowanceMs(options.authorization),
+  };
   try {
     return await connectWith(http('streamable'), 'streamable-http', streamable, options);
   } catch (error) {
