@@ -33,7 +33,7 @@ beforeAll(async () => {
   directory = workspace({ mcpServers: { notes: { url } } });
   tokenFile = join(mkdtempSync(join(tmpdir(), 'mcpkit-cli-auth-')), 'tokens.json');
   environment = { MCPKIT_HOST_TOKEN_FILE: tokenFile, BROWSER: 'none' };
-}, 30_000);
+});
 
 afterAll(async () => {
   await listening?.close();
@@ -114,5 +114,5 @@ describe('mcpkit-host auth', () => {
     const refused = await cli(['call', 'notes', 'whoami'], { cwd: directory, env: environment });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('the server needs you to sign in: run `mcpkit-host auth login notes`');
-  }, 30_000);
+  });
 });

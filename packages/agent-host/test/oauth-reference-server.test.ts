@@ -54,7 +54,7 @@ describe.skipIf(!built)('signing in to mcpkit-database --http --auth-issuer', ()
       { stdio: ['ignore', 'ignore', 'ignore'] },
     );
     await listening(url);
-  }, 30_000);
+  });
 
   afterAll(async () => {
     server?.kill();
@@ -103,5 +103,5 @@ describe.skipIf(!built)('signing in to mcpkit-database --http --auth-issuer', ()
     } finally {
       await connection.close();
     }
-  }, 30_000);
+  });
 });

@@ -67,7 +67,7 @@ beforeAll(async () => {
     port,
     auth: { issuer: provider.issuer, scopes: ['notes:read'], clockToleranceSeconds: 0 },
   });
-}, 30_000);
+});
 
 afterAll(async () => {
   await listening?.close();
@@ -165,7 +165,7 @@ describe('signing in to an OAuth-protected server', () => {
     } finally {
       await silent.close();
     }
-  }, 30_000);
+  });
 
   it('gives the person in the browser more time than the startup allowance', async () => {
     const follow = followRedirects();
@@ -236,7 +236,7 @@ describe('signing in to an OAuth-protected server', () => {
       message: expect.stringMatching(/expired or was revoked; sign in again: run `mcpkit-host auth login notes`/),
     });
     expect(opened).toHaveLength(0);
-  }, 20_000);
+  });
 
   it('signs in as a pre-registered client with its secret (client_secret_post) at its registered redirect port', async () => {
     const { connection: notes, opened } = connection(newStore(), {
@@ -285,7 +285,7 @@ describe('an authorization server that answers with another issuer (RFC 9207)', 
     });
     const server = createServer({ name: 'notes', version: '1', tools: [whoami], logLevel: 'emergency' });
     protectedByIt = await serveHttp(server, { port, auth: { issuer: mixedUp.issuer, scopes: ['notes:read'] } });
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await protectedByIt?.close();
