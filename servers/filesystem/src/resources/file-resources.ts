@@ -1,10 +1,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineResource, ToolError } from '@mcpkit/server-kit';
 import type { ToolDependencies } from '../dependencies.js';
-import { readAtMost } from '../reading/bounded-read.js';
-import { mimeTypeOf } from '../reading/mime-types.js';
-import { readLines } from '../reading/text-lines.js';
-import { kindLabel, listDirectoryEntries } from '../walking/directory-listing.js';
+import { reading } from '../loaded-on-first-use.js';
 
 /** Files and directories inside the roots as `file://` resources: text, binary (base64) or a directory listing. */
 export function fileResources(dependencies: ToolDependencies) {
@@ -15,6 +12,7 @@ export function fileResources(dependencies: ToolDependencies) {
     description:
       'A file (its text, or base64 for binary files) or a directory (its listing) inside the allowed directories.',
     async read(uri, _variables, context) {
+      const { readAtMost, mimeTypeOf, readLines, kindLabel, listDirectoryEntries } = await reading();
       const scope = await dependencies.guard.scope(context);
       let requested: string;
       try {

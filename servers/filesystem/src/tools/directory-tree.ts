@@ -1,11 +1,8 @@
 import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { IgnoreRules } from '../walking/ignore-rules.js';
-import { globMatcher } from '../walking/name-patterns.js';
-import { TimeSlice } from '../walking/time-slice.js';
-import { type EntryKind, walk, walkPause } from '../walking/walk.js';
-import { readWalkCursor, walkCursor } from '../walking/walk-cursor.js';
+import { walking } from '../loaded-on-first-use.js';
+import type { EntryKind } from '../walking/walk.js';
 
 interface TreeNode {
   name: string;
@@ -40,6 +37,7 @@ export function directoryTree(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler(args, context) {
+      const { IgnoreRules, globMatcher, TimeSlice, walk, readWalkCursor, walkCursor } = await walking();
       const scope = await dependencies.guard.scope(context);
       const root = await scope.directory(args.path);
       const position = readWalkCursor(args.cursor, 'directory_tree', root);
@@ -66,7 +64,7 @@ export function directoryTree(dependencies: ToolDependencies) {
           stoppedBy = 'time';
           break;
         }
-        if (entry === walkPause) continue;
+        if (typeof entry === 'symbol') continue; // the walk's pause, its only symbol
         const cost = entry.name.length + (args.format === 'compact' ? entry.depth * 2 + 2 : 40);
         if (count >= treeEntries || chars + cost > readBudget - 500) {
           stoppedBy = 'size';

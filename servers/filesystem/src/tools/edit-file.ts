@@ -1,10 +1,8 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { writeAtomically } from '../editing/atomic-write.js';
 import type { EditTaskInput, EditTaskOutput } from '../editing/edit-task.js';
-import { applyLayout, parseLayout } from '../editing/text-edits.js';
-import { readAtMost } from '../reading/bounded-read.js';
+import { editing, reading } from '../loaded-on-first-use.js';
 
 /** Largest file edit_file loads whole. */
 const maxEditBytes = 10 * 1024 * 1024;
@@ -37,6 +35,8 @@ export function editFile(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler({ path, edits, dryRun }, context) {
+      const { writeAtomically, applyLayout, parseLayout } = await editing();
+      const { readAtMost } = await reading();
       const scope = await dependencies.guard.scope(context);
       // The target is checked as a write first, so an edit never follows a symlink, like write_file.
       const target = await scope.writeTarget(path);

@@ -1,16 +1,10 @@
 import * as path from 'node:path';
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
-import { contentMatcher, InvalidPatternError } from '../content-search/content-search.js';
 import type { ScanOutcome, ScanSettings } from '../content-search/file-scan.js';
 import type { ScanTaskInput } from '../content-search/file-scan-task.js';
-import { GrepReport } from '../content-search/grep-report.js';
 import type { ToolDependencies } from '../dependencies.js';
-import { IgnoreRules } from '../walking/ignore-rules.js';
-import { globMatcher } from '../walking/name-patterns.js';
-import { TimeSlice } from '../walking/time-slice.js';
-import { walk, walkPause } from '../walking/walk.js';
-import { readWalkCursor, walkCursor } from '../walking/walk-cursor.js';
+import { contentSearch, walking } from '../loaded-on-first-use.js';
 
 /** Files per job handed to a reader; small enough to stop soon after the cap, large enough to amortise messages. */
 const jobSize = 128;
@@ -50,6 +44,9 @@ export function grep(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler(args, context) {
+      // Loaded on the first grep, not at start: the regular expression engine is the largest module the server has.
+      const { contentMatcher, GrepReport, InvalidPatternError } = await contentSearch();
+      const { IgnoreRules, globMatcher, TimeSlice, walk, readWalkCursor, walkCursor } = await walking();
       const scope = await dependencies.guard.scope(context);
       const { limits } = dependencies;
       try {
@@ -134,7 +131,8 @@ export function grep(dependencies: ToolDependencies) {
             onlyName ? name !== onlyName : excluded(relative) || (!isDirectory && !included(relative)),
           ...(position ? { after: position.after, includeAfter: position.line !== undefined } : {}),
         })) {
-          if (entry === walkPause) {
+          if (typeof entry === 'symbol') {
+            // The walk's pause (its only symbol): a moment to share the loop and check the time.
             if (await slice.tick()) continue;
             stopForTime();
             break;

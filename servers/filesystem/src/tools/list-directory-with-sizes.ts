@@ -1,8 +1,7 @@
 import { defineTool, paginate } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { formatSize } from '../reading/format-size.js';
-import { kindLabel, listDirectoryEntries } from '../walking/directory-listing.js';
+import { reading } from '../loaded-on-first-use.js';
 
 /** list_directory_with_sizes: one directory's entries with sizes and totals, sorted by name or size. */
 export function listDirectoryWithSizes(dependencies: ToolDependencies) {
@@ -19,6 +18,7 @@ export function listDirectoryWithSizes(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler({ path, sortBy, cursor }, context) {
+      const { formatSize, kindLabel, listDirectoryEntries } = await reading();
       const scope = await dependencies.guard.scope(context);
       const { entries } = await listDirectoryEntries(scope, path, { stats: true, signal: context.signal });
       const sizeOf = (entry: (typeof entries)[number]) => (entry.kind === 'directory' ? 0 : (entry.stats?.size ?? 0));

@@ -1,7 +1,7 @@
 import { defineTool, paginate } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { kindLabel, listDirectoryEntries } from '../walking/directory-listing.js';
+import { reading } from '../loaded-on-first-use.js';
 
 /** list_directory: one directory's entries as `[DIR]`/`[FILE]`/`[LINK]` lines, in pages. */
 export function listDirectory(dependencies: ToolDependencies) {
@@ -17,6 +17,7 @@ export function listDirectory(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler({ path, cursor }, context) {
+      const { kindLabel, listDirectoryEntries } = await reading();
       const scope = await dependencies.guard.scope(context);
       const { entries } = await listDirectoryEntries(scope, path, { signal: context.signal });
       const page = paginate(entries, cursor, dependencies.limits.pageSize);

@@ -2,8 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { audio, defineTool, embeddedResource, image, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { readAtMost } from '../reading/bounded-read.js';
-import { mimeTypeOf } from '../reading/mime-types.js';
+import { reading } from '../loaded-on-first-use.js';
 
 /** read_media_file: an image or audio file as base64 with its mime type (other files as an embedded resource). */
 export function readMediaFile(dependencies: ToolDependencies) {
@@ -18,6 +17,7 @@ export function readMediaFile(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler({ path }, context) {
+      const { readAtMost, mimeTypeOf } = await reading();
       const scope = await dependencies.guard.scope(context);
       const file = await scope.openFile(path);
       try {

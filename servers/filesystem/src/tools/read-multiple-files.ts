@@ -1,7 +1,7 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { readLines } from '../reading/text-lines.js';
+import { reading } from '../loaded-on-first-use.js';
 
 /** read_multiple_files: several text files at once; a file that fails reports its error without failing the rest. */
 export function readMultipleFiles(dependencies: ToolDependencies) {
@@ -20,6 +20,7 @@ export function readMultipleFiles(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler({ paths }, context) {
+      const { readLines } = await reading();
       const scope = await dependencies.guard.scope(context);
       const share = Math.max(1_000, Math.floor(dependencies.limits.readBudget / paths.length));
       const results = await Promise.all(

@@ -1,7 +1,7 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { readLines } from '../reading/text-lines.js';
+import { reading } from '../loaded-on-first-use.js';
 
 const lineCount = z.number().int().positive();
 
@@ -26,6 +26,7 @@ export function readTextFile(dependencies: ToolDependencies, name = 'read_text_f
     input,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler(args, context) {
+      const { readLines } = await reading();
       if (args.head !== undefined && args.tail !== undefined) {
         throw new ToolError('Pass head or tail, not both.');
       }

@@ -1,11 +1,7 @@
 import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { IgnoreRules } from '../walking/ignore-rules.js';
-import { globMatcher } from '../walking/name-patterns.js';
-import { TimeSlice } from '../walking/time-slice.js';
-import { walk, walkPause } from '../walking/walk.js';
-import { readWalkCursor, walkCursor } from '../walking/walk-cursor.js';
+import { walking } from '../loaded-on-first-use.js';
 
 /** search_files: finds files and directories by glob, streaming the walk, in pages. */
 export function searchFiles(dependencies: ToolDependencies) {
@@ -31,6 +27,7 @@ export function searchFiles(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler(args, context) {
+      const { IgnoreRules, globMatcher, TimeSlice, walk, readWalkCursor, walkCursor } = await walking();
       const scope = await dependencies.guard.scope(context);
       const root = await scope.directory(args.path);
       const position = readWalkCursor(args.cursor, 'search_files', root);
@@ -54,7 +51,7 @@ export function searchFiles(dependencies: ToolDependencies) {
           stoppedBy = 'time';
           break;
         }
-        if (entry === walkPause) continue;
+        if (typeof entry === 'symbol') continue; // the walk's pause, its only symbol
         if (matches(entry.relative)) {
           if (found.length === cap) {
             stoppedBy = 'cap';

@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
-import { writeAtomically } from '../editing/atomic-write.js';
+import { editing } from '../loaded-on-first-use.js';
 
 /** write_file: creates or replaces a whole file, atomically, never through a symlink. */
 export function writeFile(dependencies: ToolDependencies) {
@@ -17,6 +17,7 @@ export function writeFile(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async handler({ path, content }, context) {
+      const { writeAtomically } = await editing();
       const scope = await dependencies.guard.scope(context);
       const target = await scope.writeTarget(path);
       await writeAtomically(scope, target, content, path);

@@ -1,0 +1,52 @@
+// What the tools do, as opposed to what they are: loaded by the first call that needs it, so that a start-up loads
+// only the tool definitions (names, schemas, descriptions) before answering tools/list.
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => {
+    loaded ??= load();
+    return loaded;
+  };
+}
+
+/** The walks (directory_tree, search_files, grep): the walker, ignore rules, name globs, time slices, cursors. */
+export const walking = once(async () => {
+  const [walk, ignoreRules, namePatterns, timeSlice, walkCursor] = await Promise.all([
+    import('./walking/walk.js'),
+    import('./walking/ignore-rules.js'),
+    import('./walking/name-patterns.js'),
+    import('./walking/time-slice.js'),
+    import('./walking/walk-cursor.js'),
+  ]);
+  return { ...walk, ...ignoreRules, ...namePatterns, ...timeSlice, ...walkCursor };
+});
+
+/** Reading files and listing directories: line windows, bounded reads, media types, sizes, listings. */
+export const reading = once(async () => {
+  const [textLines, boundedRead, mimeTypes, formatSize, directoryListing] = await Promise.all([
+    import('./reading/text-lines.js'),
+    import('./reading/bounded-read.js'),
+    import('./reading/mime-types.js'),
+    import('./reading/format-size.js'),
+    import('./walking/directory-listing.js'),
+  ]);
+  return { ...textLines, ...boundedRead, ...mimeTypes, ...formatSize, ...directoryListing };
+});
+
+/** Writing: the atomic write and the edit layout. */
+export const editing = once(async () => {
+  const [atomicWrite, textEdits] = await Promise.all([
+    import('./editing/atomic-write.js'),
+    import('./editing/text-edits.js'),
+  ]);
+  return { ...atomicWrite, ...textEdits };
+});
+
+/** grep's own parts: the pattern compiler (the regular expression engine, the largest module) and the report. */
+export const contentSearch = once(async () => {
+  const [search, report] = await Promise.all([
+    import('./content-search/content-search.js'),
+    import('./content-search/grep-report.js'),
+  ]);
+  return { ...search, ...report };
+});
