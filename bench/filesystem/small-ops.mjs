@@ -3,7 +3,8 @@
 // the calls a model makes most (read a file, read 20 files, list a folder of 1,000 entries, file info) and cold start
 // (spawn to tools/list answered). Both servers are real stdio child processes driven by the SDK client, measured in
 // alternating rounds so that load from elsewhere falls on both; medians, and the ratio mcpkit / official (under 1.00x
-// means mcpkit is faster).
+// means mcpkit is faster). Cold start has a floor too: a bare SDK 2.x server listing the same tools
+// (bare-sdk-server.mjs), started in the same rounds.
 //
 //   node bench/filesystem/small-ops.mjs [--rounds N] [--write]   (build first: npx turbo run build --filter=@mcpkit/server-filesystem)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,8 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 15;
 const write = process.argv.includes('--write');
 const ourBin = here('../../servers/filesystem/bin/mcpkit-filesystem.js');
+const bareServer = here('./bare-sdk-server.mjs');
+const toolsFile = here('../.data/filesystem-tools.json');
 const folder = here('../.data/filesystem-small');
 const say = (line) => process.stderr.write(`${line}\n`);
 const loadAtStart = loadavg()[0];
@@ -56,6 +59,13 @@ const peerEntry = officialServerEntry();
 const wide = join(folder, 'wide');
 const twenty = Array.from({ length: 20 }, (_, index) => join(wide, `file-${String(index).padStart(4, '0')}.txt`));
 const servers = { mcpkit: [ourBin, folder], official: [peerEntry, folder] };
+// The bare server lists exactly what mcpkit lists.
+{
+  const { client } = await connect(servers.mcpkit);
+  writeFileSync(toolsFile, JSON.stringify((await client.listTools()).tools));
+  await client.close();
+}
+const coldStarters = { ...servers, bare: [bareServer, toolsFile] };
 const operations = [
   ['read_text_file, one 2 KB file', 'read_text_file', { path: twenty[0] }],
   ['read_multiple_files, 20 files', 'read_multiple_files', { paths: twenty }],
@@ -65,9 +75,12 @@ const operations = [
 ];
 const callsPerRound = 20;
 
-const samples = Object.fromEntries(Object.keys(servers).map((name) => [name, { coldStart: [] }]));
+const samples = Object.fromEntries(Object.keys(coldStarters).map((name) => [name, { coldStart: [] }]));
 for (let round = 0; round < rounds; round++) {
-  for (const [name, args] of Object.entries(servers)) {
+  // The order rotates, so no server always starts first (or last) in a round.
+  const order = Object.entries(coldStarters);
+  for (let turn = 0; turn < round % order.length; turn++) order.push(order.shift());
+  for (const [name, args] of order) {
     const { client, coldStartMs } = await connect(args);
     samples[name].coldStart.push(coldStartMs);
     await client.close();
@@ -97,17 +110,36 @@ for (let round = 0; round < rounds; round++) {
 }
 for (const client of Object.values(clients)) await client.close();
 
+const ratio = (ours, theirs) => `${(ours / theirs).toFixed(2)}x`;
 const rows = [...operations.map(([label]) => [label, label]), ['cold start (spawn to tools/list)', 'coldStart']].map(
   ([label, key]) => {
     const ours = median(samples.mcpkit[key]);
     const theirs = median(samples.official[key]);
-    return [label, ours.toFixed(2), theirs.toFixed(2), `${(ours / theirs).toFixed(2)}x`];
+    const floor = key === 'coldStart' ? median(samples.bare.coldStart) : undefined;
+    const met = ours / theirs <= 1 && (floor === undefined || ours / floor <= 1.1);
+    return [
+      label,
+      ours.toFixed(2),
+      theirs.toFixed(2),
+      ratio(ours, theirs),
+      floor === undefined ? '' : floor.toFixed(2),
+      floor === undefined ? '' : ratio(ours, floor),
+      met ? 'met' : 'missed',
+    ];
   },
 );
 const table = markdownTable(
-  ['operation (median, ms)', 'mcpkit', `official ${officialServerVersion()}`, 'mcpkit / official'],
+  [
+    'operation (median, ms)',
+    'mcpkit',
+    `official ${officialServerVersion()}`,
+    'mcpkit / official',
+    'floor: bare SDK server',
+    'mcpkit / floor',
+    'target (<= 1.00x official; cold start also <= 1.10x floor)',
+  ],
   rows,
-  [false, true, true, true],
+  [false, true, true, true, true, true, false],
 ).join('\n');
 const context = `Node ${process.version}; ${rounds} rounds of ${callsPerRound} calls per operation and server, alternating, and ${rounds} cold starts each; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (2 cores).`;
 process.stdout.write(`${table}\n\n${context}\n`);
