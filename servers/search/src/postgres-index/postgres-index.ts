@@ -6,7 +6,7 @@ import { DirectoryIndexing } from '../local-index/directory-indexing.js';
 import type { SearchPage } from '../local-index/search-query.js';
 import type { DocumentText, DocumentUris, ListedDocument, SearchIndex, SearchQuery } from '../search-index.js';
 import { describeDatabaseError } from './database-errors.js';
-import { type Ranking, searchPostgres } from './postgres-search.js';
+import { type Ranking, searchPostgres, searchSessionOptions } from './postgres-search.js';
 import { postgresWriter, writerApplicationName } from './postgres-writer.js';
 import { SourceRoots } from './source-roots.js';
 
@@ -60,6 +60,7 @@ export class PostgresIndex implements SearchIndex {
   readonly indexing: DirectoryIndexing | undefined;
   readonly documentUris = sharedUris;
   private readonly pool: pg.Pool;
+  private readonly searchPool: pg.Pool;
   private readonly sources: SourceRoots | undefined;
   private readonly ranking: Ranking;
 
@@ -73,8 +74,17 @@ export class PostgresIndex implements SearchIndex {
       application_name: writes ? writerApplicationName : 'mcpkit-search',
       connectionTimeoutMillis: 10_000,
     });
+    // Searches have connections of their own, opened with their settings (read-only, timeout, no JIT).
+    this.searchPool = new pg.Pool({
+      connectionString: options.url,
+      max: 4,
+      application_name: 'mcpkit-search',
+      connectionTimeoutMillis: 10_000,
+      options: searchSessionOptions,
+    });
     // An idle connection that the server drops must not crash the process; the next query reconnects.
     this.pool.on('error', () => {});
+    this.searchPool.on('error', () => {});
     if (writes) {
       const directories = new AllowedDirectories(options.directories ?? []);
       this.sources = new SourceRoots(directories.roots, options.sourceNames);
@@ -96,7 +106,7 @@ export class PostgresIndex implements SearchIndex {
   }
 
   search(query: SearchQuery, options: { signal?: AbortSignal } = {}): Promise<SearchPage> {
-    return searchPostgres(this.pool, query, { ...options, ranking: this.ranking });
+    return searchPostgres(this.searchPool, query, { ...options, ranking: this.ranking });
   }
 
   async counts(): Promise<{ documents: number; bytes: number }> {
@@ -163,6 +173,6 @@ export class PostgresIndex implements SearchIndex {
   /** Stops indexing and watching, then closes the connections. */
   async close(): Promise<void> {
     await this.indexing?.close();
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.searchPool.end()]);
   }
 }

@@ -27,54 +27,76 @@ const weights = { A: 6, B: 4, D: 1 };
 export type Ranking = 'bm25' | 'ts_rank_cd';
 
 const conf = `'${textSearchConfiguration}'`;
+/** The weights as ts_rank_cd takes them, {D, C, B, A}, relative to the title's. */
+const weightsArray = `{${weights.D / weights.A}, 0, ${weights.B / weights.A}, 1}`;
+
+/**
+ * The settings of every search connection, sent when it opens (no round trip per search): a read-only session, the
+ * statement timeout, memory for ranking a broad query, and no JIT compilation, which the planner's estimates for
+ * these statements often triggered at a cost of about 200 ms a query.
+ */
+export const searchSessionOptions = `-c default_transaction_read_only=on -c statement_timeout=${searchTimeoutMs} -c work_mem=64MB -c jit=off`;
 
 /**
  * The SQL (common table expressions ending in `ranked (id, document_id, score)`) that scores the passages matching
- * `$1`. BM25 reads `$3` lexemes, `$4` prefix flags, `$5` idf values and `$6` the average passage length.
+ * `$1`; `terms` holds the query's words as the index stemmed them, each as a tsquery with its idf.
  */
 function rankedSql(ranking: Ranking): string {
+  // Each word as the index stemmed it, with the number of passages that hold it (through the GIN index), and the
+  // totals kept by the writer, for the idf: ln((N - n + 0.5) / (n + 0.5)), at least 1e-6 as in FTS5.
+  const terms = `words AS (
+      SELECT DISTINCT (quote_literal(entry.lexeme) || CASE WHEN word.prefix THEN ':*' ELSE '' END)::tsquery AS query
+      FROM unnest($3::text[], $4::boolean[]) AS word (text, prefix)
+      CROSS JOIN LATERAL unnest(to_tsvector(${conf}, word.text)) AS entry
+    ),
+    counted AS (
+      SELECT words.query, (SELECT count(*) FROM search_passages p WHERE p.terms @@ words.query) AS hits FROM words
+    ),
+    terms AS (
+      SELECT array_agg(counted.query) AS queries,
+             array_agg(greatest(ln((stats.passages - counted.hits + 0.5)::float8 / (counted.hits + 0.5)), 1e-6)) AS idfs,
+             CASE WHEN stats.passages > 0 THEN stats.tokens::float8 / stats.passages ELSE 1 END AS average
+      FROM search_stats AS stats LEFT JOIN counted ON true
+      GROUP BY stats.passages, stats.tokens
+    )`;
   const matches = `p.terms @@ to_tsquery(${conf}, $1)`;
   if (ranking === 'ts_rank_cd') {
-    // Weights are {D, C, B, A}; normalization 1 divides by 1 + log(length), as BM25 favours short passages.
-    const rank = `ts_rank_cd('{${weights.D / weights.A}, 0, ${weights.B / weights.A}, 1}', p.terms, to_tsquery(${conf}, $1), 1)`;
-    return `ranked AS (SELECT p.id, p.document_id, ${rank} AS score FROM search_passages p WHERE ${matches})`;
+    // Normalization 1 divides by 1 + log(length), as BM25 favours short passages.
+    const rank = `ts_rank_cd('${weightsArray}', p.terms, to_tsquery(${conf}, $1), 1)`;
+    return `${terms}, ranked AS (SELECT p.id, p.document_id, ${rank} AS score FROM search_passages p WHERE ${matches})`;
   }
   // FTS5's bm25(): per term, idf * f * (k1 + 1) / (f + k1 * (1 - b + b * length / average)), where f sums the
-  // column weights of the term's occurrences in the passage. The matching passages' lexemes are joined with the
-  // query's terms as one set (a hash join for whole words), not term by term per passage.
-  // A lexeme is one entry of a tsvector, its positions' weights merged: whole words need no grouping, prefixes do.
-  const frequency =
-    `(cardinality(u.weights) + ${weights.A - weights.D} * cardinality(array_positions(u.weights, 'A'))` +
-    ` + ${weights.B - weights.D} * cardinality(array_positions(u.weights, 'B')))::float8`;
-  return `terms AS (
-      SELECT * FROM unnest($3::text[], $4::boolean[], $5::float8[]) WITH ORDINALITY AS t (lexeme, prefix, idf, term)
-    ),
-    matched AS MATERIALIZED (
-      SELECT p.id, p.document_id, p.length, p.terms FROM search_passages p WHERE ${matches}
-    ),
-    frequencies AS (
-      SELECT m.id, m.length, t.idf, ${frequency} AS freq
-      FROM matched m CROSS JOIN LATERAL unnest(m.terms) AS u JOIN terms t ON t.lexeme = u.lexeme
-      WHERE NOT t.prefix
-      UNION ALL
-      SELECT m.id, m.length, t.idf, sum(${frequency}) AS freq
-      FROM matched m CROSS JOIN LATERAL unnest(m.terms) AS u JOIN terms t ON t.prefix AND starts_with(u.lexeme, t.lexeme)
-      GROUP BY m.id, m.length, t.term, t.idf
-    ),
-    scores AS (
-      SELECT id, sum(idf * freq * ${k1 + 1} / (freq + ${k1} * (${1 - b} + ${b} * length / $6::float8))) AS score
-      FROM frequencies GROUP BY id
-    ),
+  // column weights of the term's occurrences in the passage. ts_rank_cd of a one-term query without normalization
+  // is the sum of the weights of that term's occurrences (each occurrence is a cover of its own; a prefix counts
+  // every word it stands for), so with the weights relative to the title's, f is 6 times it: computed in C on the
+  // stored tsvector, once per passage and term (OFFSET 0 keeps the planner from computing it twice), where
+  // unnesting every matching passage's lexemes into rows cost 3-6 times as much.
+  const frequency = `${weights.A} * ts_rank_cd('${weightsArray}', p.terms, t.query, 0)`;
+  return `${terms},
     ranked AS (
-      SELECT m.id, m.document_id, coalesce(s.score, 0) AS score FROM matched m LEFT JOIN scores s ON s.id = m.id
+      SELECT p.id, p.document_id, coalesce(s.score, 0) AS score
+      FROM search_passages p CROSS JOIN terms
+      CROSS JOIN LATERAL (
+        SELECT sum(f.idf * f.freq * ${k1 + 1} / (f.freq + ${k1} * (${1 - b} + ${b} * p.length / terms.average))) AS score
+        FROM (
+          SELECT t.idf, ${frequency} AS freq FROM unnest(terms.queries, terms.idfs) AS t (query, idf) OFFSET 0
+        ) AS f
+      ) AS s
+      WHERE ${matches}
     )`;
 }
 
+/** Marks ts_headline puts around matches: private-use characters that no document holds, made bold later. */
+const marks = 'StartSel=\uE000, StopSel=\uE001';
+const snippetOptions = `${marks}, MaxWords=28, MinWords=12, MaxFragments=1`;
+const markedOptions = `${marks}, HighlightAll=true`;
+
 /**
- * Searches a shared index: a GIN lookup of the tsquery, BM25 with the title and path boost computed from the
- * passages' weighted tsvectors and the stored totals, at most three passages per document, then snippets and the
- * best line of the page's passages by ts_headline. Runs in one read-only transaction under a statement timeout;
- * an aborted signal cancels the statement on the server.
+ * Searches a shared index in one statement: a GIN lookup of the tsquery, BM25 with the title and path boost
+ * computed from the passages' weighted tsvectors and the stored totals, at most three passages per document, and
+ * for the page's passages the snippet and the best line by ts_headline (with a path glob, a second statement reads
+ * those of the passages the glob kept). Runs on a connection opened with `searchSessionOptions`; an aborted signal
+ * cancels the statement on the server.
  */
 export async function searchPostgres(
   pool: pg.Pool,
@@ -85,92 +107,72 @@ export async function searchPostgres(
   const matchesGlob = query.pathGlob ? compileGlob(query.pathGlob, { dot: true }) : undefined;
   const wanted = query.offset + query.limit + 1;
   const ranking = options.ranking ?? 'bm25';
+  // Without a glob the page is known in SQL: its snippets come with the ranking.
+  const pageFrom = matchesGlob ? 0 : query.offset;
+  const pageTo = matchesGlob ? 0 : query.offset + query.limit;
   const client = await pool.connect();
-  let broken = false;
   try {
     return await cancelOnAbort(pool, client, options.signal, async () => {
-      try {
-        // Constants only, so one round trip. Ranking a broad query groups a row per matched word: in memory. JIT
-        // compilation, which the planner's estimates for these statements often trigger, cost 200 ms a query here.
-        await client.query(
-          `BEGIN READ ONLY; SET LOCAL statement_timeout = ${searchTimeoutMs}; SET LOCAL work_mem = '64MB'; SET LOCAL jit = off`,
-        );
-        // Each word as the index stemmed it, with the number of passages that hold it, and the totals, for the idf.
-        const { rows: termRows } = await client.query<{
-          lexeme: string;
-          prefix: boolean;
-          hits: string;
-          passages: string;
-          tokens: string;
-        }>(
-          `WITH words AS (
-             SELECT DISTINCT entry.lexeme, word.prefix
-             FROM unnest($1::text[], $2::boolean[]) AS word (text, prefix)
-             CROSS JOIN LATERAL unnest(to_tsvector(${conf}, word.text)) AS entry
-           )
-           SELECT lexeme, prefix, stats.passages, stats.tokens,
-                  (SELECT count(*) FROM search_passages p
-                   WHERE p.terms @@ (quote_literal(lexeme) || CASE WHEN prefix THEN ':*' ELSE '' END)::tsquery) AS hits
-           FROM words CROSS JOIN search_stats AS stats`,
-          [terms.map((term) => term.word), terms.map((term) => term.prefix)],
-        );
-        const total = Number(termRows[0]?.passages ?? 0);
-        const average = total > 0 ? Number(termRows[0]?.tokens ?? 0) / total : 1;
-        const idf = termRows.map((row) => {
-          const hits = Number(row.hits);
-          const value = Math.log((total - hits + 0.5) / (hits + 0.5));
-          return value > 0 ? value : 1e-6;
-        });
-        const limit = matchesGlob ? globScanRows : wanted;
-        const { rows } = await client.query<{ id: string; source: string; path: string; title: string; score: number }>(
-          `WITH ${rankedSql(ranking)},
-           capped AS (
-             SELECT ranked.*, row_number() OVER (PARTITION BY document_id ORDER BY score DESC, id) AS nth FROM ranked
-           )
-           SELECT capped.id, d.source, d.path, d.title, capped.score
-           FROM capped JOIN search_documents d ON d.id = capped.document_id
-           WHERE capped.nth <= 3
-           ORDER BY capped.score DESC, capped.id
-           LIMIT $2`,
-          ranking === 'bm25'
-            ? [tsquery, limit, termRows.map((row) => row.lexeme), termRows.map((row) => row.prefix), idf, average]
-            : [tsquery, limit],
-        );
-        const kept = matchesGlob ? rows.filter((row) => matchesGlob(row.path)).slice(0, wanted) : rows;
-        const page = kept.slice(query.offset, query.offset + query.limit);
-        const marks = 'StartSel=\uE000, StopSel=\uE001';
-        const { rows: details } = await client.query<{ id: string; line: number; snippet: string; marked: string }>(
-          `SELECT p.id, p.line,
-                  ts_headline(${conf}, p.body, q, $2) AS snippet,
-                  ts_headline(${conf}, p.body, q, $3) AS marked
+      const { rows } = await client.query<{
+        id: string;
+        source: string;
+        path: string;
+        title: string;
+        score: number;
+        line: number;
+        snippet: string | null;
+        marked: string | null;
+      }>(
+        `WITH ${rankedSql(ranking)},
+         capped AS (
+           SELECT ranked.*, row_number() OVER (PARTITION BY document_id ORDER BY score DESC, id) AS nth FROM ranked
+         ),
+         best AS (SELECT id, document_id, score FROM capped WHERE nth <= 3 ORDER BY score DESC, id LIMIT $2),
+         numbered AS (SELECT best.*, row_number() OVER (ORDER BY score DESC, id) AS rank FROM best)
+         SELECT n.id, d.source, d.path, d.title, n.score, p.line,
+                CASE WHEN n.rank > $5 AND n.rank <= $6 THEN ts_headline(${conf}, p.body, q, $7) END AS snippet,
+                CASE WHEN n.rank > $5 AND n.rank <= $6 THEN ts_headline(${conf}, p.body, q, $8) END AS marked
+         FROM numbered n
+         JOIN search_documents d ON d.id = n.document_id
+         JOIN search_passages p ON p.id = n.id
+         CROSS JOIN to_tsquery(${conf}, $1) AS q
+         ORDER BY n.rank`,
+        [
+          tsquery,
+          matchesGlob ? globScanRows : wanted,
+          terms.map((term) => term.word),
+          terms.map((term) => term.prefix),
+          pageFrom,
+          pageTo,
+          snippetOptions,
+          markedOptions,
+        ],
+      );
+      const kept = matchesGlob ? rows.filter((row) => matchesGlob(row.path)).slice(0, wanted) : rows;
+      const page = kept.slice(query.offset, query.offset + query.limit);
+      if (matchesGlob && page.length > 0) {
+        const { rows: details } = await client.query<{ id: string; snippet: string; marked: string }>(
+          `SELECT p.id, ts_headline(${conf}, p.body, q, $2) AS snippet, ts_headline(${conf}, p.body, q, $3) AS marked
            FROM search_passages p, to_tsquery(${conf}, $1) AS q
            WHERE p.id = ANY($4::bigint[])`,
-          [
-            tsquery,
-            `${marks}, MaxWords=28, MinWords=12, MaxFragments=1`,
-            `${marks}, HighlightAll=true`,
-            page.map((row) => row.id),
-          ],
+          [tsquery, snippetOptions, markedOptions, page.map((row) => row.id)],
         );
-        await client.query('COMMIT');
         const byId = new Map(details.map((detail) => [detail.id, detail]));
-        const hits = page.map((row): SearchHit => {
-          const detail = byId.get(row.id);
-          return {
-            path: `${row.source}/${row.path}`,
-            line: (detail?.line ?? 0) + bestLineOffset(detail?.marked ?? ''),
-            title: row.title,
-            score: Math.round(row.score * 1000) / 1000,
-            snippet: markdownSnippet(detail?.snippet ?? ''),
-          };
-        });
-        return { hits, more: kept.length > query.offset + query.limit };
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {
-          broken = true;
-        });
-        throw error;
+        for (const row of page) {
+          row.snippet = byId.get(row.id)?.snippet ?? '';
+          row.marked = byId.get(row.id)?.marked ?? '';
+        }
       }
+      const hits = page.map(
+        (row): SearchHit => ({
+          path: `${row.source}/${row.path}`,
+          line: row.line + bestLineOffset(row.marked ?? ''),
+          title: row.title,
+          score: Math.round(row.score * 1000) / 1000,
+          snippet: markdownSnippet(row.snippet ?? ''),
+        }),
+      );
+      return { hits, more: kept.length > query.offset + query.limit };
     });
   } catch (error) {
     if (options.signal?.aborted) throw new ToolError('The search was cancelled.');
@@ -183,6 +185,6 @@ export async function searchPostgres(
     if (code === '42601') throw describeSyntaxError(query.query, error);
     throw describeDatabaseError(error);
   } finally {
-    client.release(broken);
+    client.release();
   }
 }
