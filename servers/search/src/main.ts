@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineSubcommand, packageVersion, runServerCommand, UsageError } from '@mcpkit/server-kit/cli';
-import type { IndexReport } from './local-index/indexer.js';
+import type { IndexProgress, IndexReport } from './local-index/indexer.js';
+import { PostgresIndex } from './postgres-index/postgres-index.js';
 import { createProgressBar } from './progress-bar.js';
 import { createSearchServer, openSearchIndex } from './server.js';
 import { braveProvider } from './web/brave-provider.js';
@@ -118,12 +119,21 @@ const indexCommand = defineSubcommand({
   flags: {
     ...indexFlags,
     watch: { type: 'boolean', description: 'Keep running and re-index what changes (Ctrl-C stops)' },
+    rebuild: {
+      type: 'boolean',
+      description:
+        'With --index-url, index everything again into new tables, swapped in at the end (readers keep answering)',
+    },
   },
   async run({ values, positionals }) {
     const maxFileSize = values['max-file-size'];
+    const location = indexLocation(values, positionals, process.env);
+    if (values.rebuild && !('indexUrl' in location)) {
+      throw new UsageError('--rebuild rebuilds a shared index (--index-url); for an index file, delete the file.');
+    }
     const index = openSearchIndex({
       directories: positionals,
-      ...indexLocation(values, positionals, process.env),
+      ...location,
       ...(maxFileSize !== undefined ? { maxFileSize } : {}),
     });
     const indexing = index.indexing;
@@ -134,11 +144,13 @@ const indexCommand = defineSubcommand({
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     try {
-      const reports = await indexing.refreshAll({
-        signal: interrupt.signal,
-        onProgress: (progress) => bar.update(progress),
-      });
+      const runOptions = { signal: interrupt.signal, onProgress: (progress: IndexProgress) => bar.update(progress) };
+      const reports =
+        values.rebuild && index instanceof PostgresIndex
+          ? await index.rebuild(runOptions)
+          : await indexing.refreshAll(runOptions);
       bar.done();
+      if (values.rebuild) process.stderr.write('Rebuilt: the new tables replaced the old ones.\n');
       for (const report of reports) process.stderr.write(reportLine(report));
       process.stderr.write(`Index: ${index.location}\n`);
       if (values.watch && !interrupt.signal.aborted) {

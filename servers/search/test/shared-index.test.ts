@@ -138,6 +138,55 @@ describe.skipIf(postgresBackend.skipReason)('a team index: one indexer and two r
     expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(500);
   }, 40_000);
 
+  it('readers keep answering while `index --rebuild` builds new tables and swaps them in', async () => {
+    const status = async (reader: TestClient) =>
+      (await reader.callTool('index_status')).structuredContent as { documents: number };
+    const before = (await status(readers[0] as TestClient)).documents;
+    const admin = new pg.Client(database.url);
+    await admin.connect();
+    const tableId = async () =>
+      (await admin.query<{ id: number }>(`SELECT 'search_passages'::regclass::oid AS id`)).rows[0]?.id;
+    const oldTable = await tableId();
+    const rebuild = run(['index', '--rebuild', '--index-url', database.url, documents]);
+    let exited = false;
+    void rebuild.exited.then(() => {
+      exited = true;
+    });
+    const latencies: number[] = [];
+    const answers: string[] = [];
+    // The rebuild writes into tables of its own: until the swap, readers answer from the old, full index.
+    while (!exited) {
+      const started = performance.now();
+      const found = await Promise.all(
+        readers.map((reader) => reader.callToolText('search', { query: 'vacation policy', limit: 1 })),
+      );
+      latencies.push(performance.now() - started);
+      answers.push(...found);
+    }
+    expect(await rebuild.exited, rebuild.stderr()).toBe(0);
+    expect(rebuild.stderr()).toMatch(/Rebuilt: the new tables replaced the old ones/);
+    expect(answers.length).toBeGreaterThan(2);
+    for (const answer of answers) expect(answer).toMatch(/^1\. handbook\/hr\/vacation-policy\.md/);
+    latencies.sort((a, b) => a - b);
+    expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(500);
+    // After the swap the readers' role (its SELECT grants carried over) reads the new tables, and the watching
+    // indexer writes into them.
+    for (const reader of readers) expect((await status(reader)).documents).toBe(before);
+    await writeFile(join(documents, 'hr', 'parental-leave.md'), '# Parental leave\n\nSixteen weeks, paid.\n');
+    for (const reader of readers) {
+      await expect
+        .poll(() => reader.callToolText('search', { query: 'parental' }), { timeout: 10_000, interval: 100 })
+        .toContain('handbook/hr/parental-leave.md');
+    }
+    try {
+      expect(await tableId()).not.toBe(oldTable);
+      const { rows } = await admin.query(`SELECT nspname FROM pg_namespace WHERE nspname = 'search_rebuild'`);
+      expect(rows).toEqual([]);
+    } finally {
+      await admin.end();
+    }
+  }, 60_000);
+
   it('a second writer waits for the lock and says so, then finishes', async () => {
     const holder = new pg.Client(database.url);
     await holder.connect();

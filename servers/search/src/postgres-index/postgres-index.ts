@@ -1,13 +1,14 @@
-import { ToolError } from '@mcpkit/server-kit';
+import { KitError, ToolError } from '@mcpkit/server-kit';
 import pg from 'pg';
 import { AllowedDirectories } from '../allowed-directories.js';
 import type { ReadLimits } from '../confined-file.js';
 import { DirectoryIndexing } from '../local-index/directory-indexing.js';
+import type { IndexProgress, IndexReport } from '../local-index/indexer.js';
 import type { SearchPage } from '../local-index/search-query.js';
 import type { DocumentText, DocumentUris, ListedDocument, SearchIndex, SearchQuery } from '../search-index.js';
 import { describeDatabaseError } from './database-errors.js';
 import { type Ranking, searchPostgres, searchSessionOptions } from './postgres-search.js';
-import { postgresWriter, writerApplicationName } from './postgres-writer.js';
+import { type PostgresWriter, postgresWriter, writerApplicationName } from './postgres-writer.js';
 import { SourceRoots } from './source-roots.js';
 
 /** How a shared index in PostgreSQL is opened. */
@@ -62,6 +63,7 @@ export class PostgresIndex implements SearchIndex {
   private readonly pool: pg.Pool;
   private readonly searchPool: pg.Pool;
   private readonly sources: SourceRoots | undefined;
+  private readonly writer: PostgresWriter | undefined;
   private readonly ranking: Ranking;
 
   constructor(options: PostgresIndexOptions) {
@@ -88,9 +90,10 @@ export class PostgresIndex implements SearchIndex {
     if (writes) {
       const directories = new AllowedDirectories(options.directories ?? []);
       this.sources = new SourceRoots(directories.roots, options.sourceNames);
+      this.writer = postgresWriter(this.pool, this.sources);
       this.indexing = new DirectoryIndexing({
         directories,
-        writer: postgresWriter(this.pool, this.sources),
+        writer: this.writer,
         ...(options.maxFileSize !== undefined ? { maxFileSize: options.maxFileSize } : {}),
         ...(options.batchFiles !== undefined ? { batchFiles: options.batchFiles } : {}),
       });
@@ -107,6 +110,23 @@ export class PostgresIndex implements SearchIndex {
 
   search(query: SearchQuery, options: { signal?: AbortSignal } = {}): Promise<SearchPage> {
     return searchPostgres(this.searchPool, query, { ...options, ranking: this.ranking });
+  }
+
+  /**
+   * Indexes every folder again into new tables, under one hold of the write lock, and swaps them in for the index
+   * in one transaction at the end (the SELECT grants carried over); readers keep answering from the old tables until
+   * then. Cancelled or failed, it leaves the index as it was.
+   */
+  async rebuild(
+    options: { signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {},
+  ): Promise<IndexReport[]> {
+    const { writer, indexing } = this;
+    if (!writer || !indexing) throw new KitError('INVALID_OPTIONS', 'Only a process given folders rebuilds the index.');
+    return writer.rebuild(
+      () => indexing.refreshAll(options),
+      (message) => options.onProgress?.({ directory: '', phase: 'waiting', done: 0, message }),
+      options.signal,
+    );
   }
 
   async counts(): Promise<{ documents: number; bytes: number }> {

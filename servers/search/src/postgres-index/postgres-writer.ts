@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type pg from 'pg';
 import type { IndexedDocument, IndexWriter, StoredFile } from '../local-index/index-writer.js';
 import { cancelOnAbort } from './cancel-on-abort.js';
+import { abandonRebuild, finishRebuild, startRebuild } from './postgres-rebuild.js';
 import { ensureSchema, textSearchConfiguration } from './postgres-schema.js';
 import type { SourceRoots } from './source-roots.js';
 
@@ -21,38 +22,78 @@ function pathWords(relativePath: string): string {
   return relativePath.replace(/[/\\._-]+/g, ' ');
 }
 
+/** Takes the write lock on `connection`, saying who holds it and waiting when another writer does. */
+async function lockIndex(
+  pool: pg.Pool,
+  connection: pg.PoolClient,
+  onWait: (message: string) => void,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const { rows } = await connection.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
+    writeLockKey,
+  ]);
+  if (rows[0]?.locked) return;
+  const holder = await connection
+    .query<{ name: string }>(
+      `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+       WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+       AND (l.classid::bigint << 32 | l.objid::bigint) = $1::bigint LIMIT 1`,
+      [writeLockKey],
+    )
+    .then((result) => result.rows[0]?.name)
+    .catch(() => undefined);
+  onWait(`another indexer${holder ? ` (${holder})` : ''} is writing this index; this one waits for its turn`);
+  await cancelOnAbort(pool, connection, signal, () => connection.query('SELECT pg_advisory_lock($1)', [writeLockKey]));
+}
+
+/** Lets the next writer in and returns the connection to the pool. */
+async function unlockIndex(connection: pg.PoolClient): Promise<void> {
+  try {
+    await connection.query('SELECT pg_advisory_unlock($1)', [writeLockKey]);
+    connection.release();
+  } catch (error) {
+    // Closing the session frees its lock in any case.
+    connection.release(error instanceof Error ? error : true);
+  }
+}
+
+/** The writes of a shared index, and its full rebuild. */
+export interface PostgresWriter extends IndexWriter {
+  /**
+   * Runs `indexAll` (indexing every folder) into new, empty tables under one hold of the write lock, then swaps
+   * them in for the index in one transaction; readers answer from the old tables until then. A failed or cancelled
+   * `indexAll` leaves the index as it was.
+   */
+  rebuild<Result>(
+    indexAll: () => Promise<Result>,
+    onWait: (message: string) => void,
+    signal?: AbortSignal,
+  ): Promise<Result>;
+}
+
 /**
  * The indexer's writes to a shared index. A run holds one connection and a session advisory lock from `acquire`
  * to its release, so several writers (on one machine or many) take turns, and a waiting one says who it waits for.
+ * During a rebuild every run uses the rebuild's connection, which holds the lock throughout.
  */
-export function postgresWriter(pool: pg.Pool, sources: SourceRoots): IndexWriter {
+export function postgresWriter(pool: pg.Pool, sources: SourceRoots): PostgresWriter {
   let client: pg.PoolClient | undefined;
+  let rebuilding: pg.PoolClient | undefined;
   const session = () => {
     if (!client) throw new Error('A shared-index write ran outside acquire().');
     return client;
   };
   return {
     async acquire(onWait, signal) {
+      if (rebuilding) {
+        client = rebuilding;
+        return async () => {
+          client = undefined;
+        };
+      }
       const connection = await pool.connect();
       try {
-        const { rows } = await connection.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-          writeLockKey,
-        ]);
-        if (!rows[0]?.locked) {
-          const holder = await connection
-            .query<{ name: string }>(
-              `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-               WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-               AND (l.classid::bigint << 32 | l.objid::bigint) = $1::bigint LIMIT 1`,
-              [writeLockKey],
-            )
-            .then((result) => result.rows[0]?.name)
-            .catch(() => undefined);
-          onWait(`another indexer${holder ? ` (${holder})` : ''} is writing this index; this one waits for its turn`);
-          await cancelOnAbort(pool, connection, signal, () =>
-            connection.query('SELECT pg_advisory_lock($1)', [writeLockKey]),
-          );
-        }
+        await lockIndex(pool, connection, onWait, signal);
         await ensureSchema(connection);
       } catch (error) {
         connection.release(true);
@@ -61,14 +102,35 @@ export function postgresWriter(pool: pg.Pool, sources: SourceRoots): IndexWriter
       client = connection;
       return async () => {
         client = undefined;
-        try {
-          await connection.query('SELECT pg_advisory_unlock($1)', [writeLockKey]);
-          connection.release();
-        } catch (error) {
-          // Closing the session frees its lock in any case.
-          connection.release(error instanceof Error ? error : true);
-        }
+        await unlockIndex(connection);
       };
+    },
+
+    async rebuild(indexAll, onWait, signal) {
+      const connection = await pool.connect();
+      try {
+        await lockIndex(pool, connection, onWait, signal);
+      } catch (error) {
+        connection.release(true);
+        throw error;
+      }
+      try {
+        const schema = await startRebuild(connection);
+        rebuilding = connection;
+        try {
+          const result = await indexAll();
+          signal?.throwIfAborted();
+          await finishRebuild(connection, schema);
+          return result;
+        } catch (error) {
+          await abandonRebuild(connection).catch(() => {});
+          throw error;
+        } finally {
+          rebuilding = undefined;
+        }
+      } finally {
+        await unlockIndex(connection);
+      }
     },
 
     async documentsUnder(root, directory) {
