@@ -72,6 +72,25 @@ function mediaLength(block: Block): number {
   return 0;
 }
 
+/**
+ * Whether content blocks and `structuredChars` characters of already serialized structured content fit `budget` and
+ * the media budget as they are: a look at string lengths, nothing serialized (for pre-rendered results).
+ */
+export function fitsBudget(
+  content: CallToolResult['content'],
+  structuredChars: number,
+  budget: number,
+  mediaBudget = defaultMediaBudget,
+): boolean {
+  let text = structuredChars;
+  let media = 0;
+  for (const block of content) {
+    text += textLength(block);
+    media += mediaLength(block);
+  }
+  return text <= budget && media <= mediaBudget;
+}
+
 /** The text budget and the structured content's share of `budget`: each part keeps what it needs up to half. */
 function shares(budget: number, text: number, structured: number): { text: number; structured: number } {
   const half = Math.floor(budget / 2);

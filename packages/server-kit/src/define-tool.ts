@@ -6,14 +6,16 @@ import type { ObjectJsonSchema, SchemaCheck } from './json-schema.js';
 import { describeIssues, jsonSchemaChecker } from './json-schema.js';
 import type { Middleware } from './middleware/middleware.js';
 import { assertToolName } from './names.js';
-import type { ToolReturn } from './results.js';
+import type { PreRenderedResult, ToolReturn } from './results.js';
 
 export type { ToolAnnotations };
 
 type MaybePromise<T> = T | Promise<T>;
 
-/** What a handler of a tool with an `output` schema returns: the structured value, or a full result. */
-type HandlerReturn<Output> = Output extends z.ZodObject ? z.input<Output> | CallToolResult : ToolReturn;
+/** What a handler of a tool with an `output` schema returns: the structured value, or a full or pre-rendered result. */
+type HandlerReturn<Output> = Output extends z.ZodObject
+  ? z.input<Output> | CallToolResult | PreRenderedResult
+  : ToolReturn;
 
 /** A tool as its author declares it. */
 export interface ToolDefinition<

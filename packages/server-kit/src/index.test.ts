@@ -34,6 +34,7 @@ describe('public surface', () => {
       'json',
       'outcomeOf',
       'paginate',
+      'preRendered',
       'rateLimit',
       'refuse',
       'resourceLink',
@@ -56,6 +57,7 @@ describe('public surface', () => {
     ]);
     expect(Object.keys(testing).sort()).toEqual([
       'TestSdkClient',
+      'checkToolOutput',
       'connectTestClient',
       'erasUnderTest',
       'heapAfterGc',

@@ -60,7 +60,18 @@ export { createWorkerPool, runOffThread } from './off-thread/worker-pool.js';
 export type { Page } from './pagination.js';
 export { decodeCursor, encodeCursor, paginate } from './pagination.js';
 export type { CallToolResult, ContentBlock, ToolReturn } from './results.js';
-export { audio, combine, embeddedResource, errorResult, image, json, resourceLink, text } from './results.js';
+export {
+  audio,
+  combine,
+  embeddedResource,
+  errorResult,
+  image,
+  json,
+  type PreRenderedResult,
+  preRendered,
+  resourceLink,
+  text,
+} from './results.js';
 export type { ConnectionGateOptions } from './transports/connection-gate.js';
 export type { HttpListening, HttpOptions } from './transports/serve-http.js';
 export { serveHttp } from './transports/serve-http.js';

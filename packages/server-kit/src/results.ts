@@ -72,13 +72,57 @@ export function isToolResult(value: unknown): value is CallToolResult {
   );
 }
 
-/** What a handler may return: a string, a result built with the helpers above, or a plain object (sent as JSON). */
-export type ToolReturn = string | CallToolResult | Record<string, unknown>;
+const preRenderedMark: unique symbol = Symbol('mcpkit.preRendered');
+
+/**
+ * A tool result its handler rendered and held to its budget itself, its structured content already serialized: the
+ * kit passes it on without checking it against the output schema or measuring the structured content again (see
+ * docs/decisions/0018-pre-rendered-results.md).
+ */
+export interface PreRenderedResult {
+  readonly [preRenderedMark]: true;
+  /** The content blocks, usually one text block. */
+  readonly content: ContentBlock[];
+  /** The structured content as JSON text; it must parse to an object that matches the tool's output schema. */
+  readonly structuredJson: string | undefined;
+}
+
+/**
+ * A pre-rendered result: text (or content blocks) and the structured content as JSON text, both built where the data
+ * is (a worker) and already within the tool's budget. The kit checks only the sizes of the two strings; tests check
+ * the structured content against the output schema (`checkToolOutput` in `@mcpkit/server-kit/testing`).
+ */
+export function preRendered(content: string | ContentBlock[], structuredJson?: string): PreRenderedResult {
+  return {
+    [preRenderedMark]: true,
+    content: typeof content === 'string' ? [{ type: 'text', text: content }] : content,
+    structuredJson,
+  };
+}
+
+/** True for a result made by `preRendered`. */
+export function isPreRendered(value: unknown): value is PreRenderedResult {
+  return typeof value === 'object' && value !== null && preRenderedMark in value;
+}
+
+/** The wire form of a pre-rendered result: its structured content parsed once, for the SDK's message object. */
+export function fromPreRendered(value: PreRenderedResult): CallToolResult {
+  const result: CallToolResult = { content: value.content };
+  if (value.structuredJson !== undefined) result.structuredContent = JSON.parse(value.structuredJson);
+  return result;
+}
+
+/**
+ * What a handler may return: a string, a result built with the helpers above (or pre-rendered), or a plain object
+ * (sent as JSON).
+ */
+export type ToolReturn = string | CallToolResult | PreRenderedResult | Record<string, unknown>;
 
 /** Turns whatever a handler returned into a tool result. */
 export function toToolResult(value: ToolReturn | undefined | null): CallToolResult {
   if (value === undefined || value === null) return { content: [] };
   if (typeof value === 'string') return text(value);
+  if (isPreRendered(value)) return fromPreRendered(value);
   if (isToolResult(value)) return value;
   return json(value);
 }

@@ -1,12 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { applyBudget } from './budget.js';
+import { applyBudget, fitsBudget } from './budget.js';
 import type { ToolContext } from './context.js';
 import { ToolError } from './errors.js';
 import { describeIssues } from './json-schema.js';
 import type { Logger } from './logger.js';
 import type { RegisteredTool } from './registry.js';
-import { errorResult, isToolResult, toToolResult } from './results.js';
+import { errorResult, fromPreRendered, isPreRendered, isToolResult, toToolResult } from './results.js';
 
 /** What a tool call needs besides the tool and its arguments. */
 export interface RunToolOptions {
@@ -20,7 +20,9 @@ export interface RunToolOptions {
 
 /**
  * Runs one tool call: validates the arguments, runs the handler, checks its output schema, holds the result to its
- * budget, and turns every failure into an `isError` result (a ToolError's message, or a short internal error).
+ * budget, and turns every failure into an `isError` result (a ToolError's message, or a short internal error). A
+ * pre-rendered result that fits its budgets is passed on as it is, its structured content parsed once and neither
+ * checked nor measured again (docs/decisions/0018-pre-rendered-results.md); one over a budget takes the common path.
  */
 export async function runTool(
   registered: RegisteredTool,
@@ -34,7 +36,13 @@ export async function runTool(
   }
   const context = options.context();
   try {
-    const value = await definition.handler(parsed.data, context);
+    let value = await definition.handler(parsed.data, context);
+    const budget = definition.budget ?? options.budget;
+    if (isPreRendered(value)) {
+      const structuredChars = value.structuredJson?.length ?? 0;
+      if (fitsBudget(value.content, structuredChars, budget, definition.mediaBudget)) return fromPreRendered(value);
+      value = fromPreRendered(value);
+    }
     let result: CallToolResult;
     if (definition.output) {
       const structured = isToolResult(value) ? value.structuredContent : value;
@@ -57,7 +65,7 @@ export async function runTool(
       result = toToolResult(value);
     }
     const output = definition.output as z.ZodObject | undefined;
-    return applyBudget(result, definition.budget ?? options.budget, {
+    return applyBudget(result, budget, {
       ...(definition.truncationHint === undefined ? {} : { hint: definition.truncationHint }),
       ...(definition.mediaBudget === undefined ? {} : { mediaBudget: definition.mediaBudget }),
       ...(output ? { accepts: (structured: Record<string, unknown>) => output.safeParse(structured).success } : {}),

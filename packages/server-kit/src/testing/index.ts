@@ -1,3 +1,4 @@
+export { checkToolOutput } from './check-tool-output.js';
 export { heapAfterGc } from './heap-after-gc.js';
 export type {
   ProtocolEraUnderTest,
