@@ -15,6 +15,7 @@ const escapeMatch = (match: string) => escapes[match] ?? match;
 
 /** How a cell reads in the text table: NULL, numbers, text on one line, BLOBs as a summary. */
 export function cellText(cell: CellValue): string {
+  if (typeof cell === 'number') return String(cell);
   if (cell === null) return 'NULL';
   if (typeof cell === 'object') {
     const { bytes, head } = cell.blob;

@@ -1,4 +1,5 @@
 import {
+  checkToolOutput,
   type ProtocolEraUnderTest,
   protocolEras,
   resultText,
@@ -6,7 +7,10 @@ import {
   type TestClient,
 } from '@mcpkit/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { defaultLimits } from '../src/dependencies.js';
+import type { DatabaseEngine } from '../src/engines/engine.js';
 import { createDatabaseServer } from '../src/server.js';
+import { query } from '../src/tools/query.js';
 import { binPath, connectOwning, injection, makeFixture } from './fixtures.js';
 import { seedPostgresLikeSqlite } from './postgres-fixture.js';
 
@@ -126,6 +130,23 @@ describe.each(setups)('%s over %s, protocol %s', (engine, transport, era) => {
     expect(resultText(result)).toMatch(
       /^The table "employees" does not exist.*Call list_tables to see the tables there are\.$/,
     );
+  });
+
+  it.skipIf(skip)('sends query results that match the output schema and budget in every shape (ADR 0018)', async () => {
+    // The kit passes the query tool's pre-rendered results on unchecked; this is where they are checked.
+    const tool = query({ engine: { dialect: engine } as DatabaseEngine, limits: defaultLimits });
+    const filler = engine === 'sqlite' ? "printf('%.1000c', 'y')" : "repeat('y', 1000)";
+    for (const args of [
+      { sql: 'SELECT * FROM users ORDER BY id' },
+      { sql: 'SELECT * FROM users WHERE id < 0' },
+      { sql: 'SELECT * FROM numbers ORDER BY n', max_rows: 10 },
+      { sql: `SELECT n, ${filler} AS filler FROM numbers` },
+      { sql: 'SELECT id, content, note, big FROM files ORDER BY id' },
+    ]) {
+      const result = await client.callTool('query', args);
+      expect(result.isError, args.sql).toBeFalsy();
+      expect(checkToolOutput(tool, result), args.sql).toBeUndefined();
+    }
   });
 
   it.skipIf(skip)('cuts at the row cap and at the byte budget, counts the rest, says how to get more', async () => {

@@ -3,11 +3,14 @@ import type { CellValue } from './engine.js';
 /** Bytes of a BLOB shown, in hex, in its summary. */
 const blobHeadBytes = 16;
 
+const largestSafe = BigInt(Number.MAX_SAFE_INTEGER);
+const smallestSafe = BigInt(Number.MIN_SAFE_INTEGER);
+
 /** A cell of a result made safe for JSON and bounded: long text is shortened, BLOBs summarised, big integers kept exact. */
 export function toCell(value: unknown, cellChars: number): { cell: CellValue; shortened: boolean } {
   if (value === null || value === undefined) return { cell: null, shortened: false };
   if (typeof value === 'bigint') {
-    const safe = value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER);
+    const safe = value <= largestSafe && value >= smallestSafe;
     return { cell: safe ? Number(value) : value.toString(), shortened: false };
   }
   if (typeof value === 'number' || typeof value === 'boolean') return { cell: value, shortened: false };
@@ -26,6 +29,44 @@ export function toCell(value: unknown, cellChars: number): { cell: CellValue; sh
   }
   const serialised = JSON.stringify(value) ?? String(value);
   return toCell(serialised, cellChars);
+}
+
+/** The JSON length of a number, exact for integers, a typical 17 characters for other numbers (no formatting). */
+function numberLength(value: number): number {
+  if (!Number.isInteger(value) || Math.abs(value) >= 1e16) return 17;
+  let length = value < 0 ? 2 : 1;
+  for (let rest = Math.abs(value); rest >= 10; rest /= 10) length += 1;
+  return length;
+}
+
+/**
+ * Converts the raw values of one row to cells in place (the row array is the result's row, no copy) and returns the
+ * row's JSON length, estimated without serializing: exact for integers, null and text without characters to escape,
+ * 17 characters for other numbers. The renderer holds the result to its exact budget; this bounds what is collected.
+ */
+export function toCellsInPlace(row: unknown[], cellChars: number, onShortened: () => void): number {
+  let length = row.length + 1;
+  for (let index = 0; index < row.length; index += 1) {
+    const value = row[index];
+    if (typeof value === 'string' && value.length <= cellChars) {
+      length += value.length + 2;
+      continue;
+    }
+    if (typeof value === 'number') {
+      length += numberLength(value);
+      continue;
+    }
+    if (value === null || value === undefined) {
+      row[index] = null;
+      length += 4;
+      continue;
+    }
+    const { cell, shortened } = toCell(value, cellChars);
+    if (shortened) onShortened();
+    row[index] = cell;
+    length += typeof cell === 'number' ? numberLength(cell) : JSON.stringify(cell).length;
+  }
+  return length;
 }
 
 /** Parameters as better-sqlite3 binds them: booleans as 0/1, and `:name`/`@name`/`$name` keys without their prefix. */

@@ -1,8 +1,11 @@
-import { defineTool } from '@mcpkit/server-kit';
+import { defineTool, preRendered } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { DatabaseDependencies } from '../dependencies.js';
-import { renderQueryResult } from '../query-result.js';
+import { serializeQueryResult } from '../query-result.js';
 import { rowsOutput, statementParameters, statementSql } from './schemas.js';
+
+/** The query tool's structured content: the rows, and how many there were. */
+export const queryOutput = z.object({ ...rowsOutput, rowCount: z.number() });
 
 /** The query tool: one read statement with bound parameters, capped in rows, size and time. */
 export function query({ engine, limits }: DatabaseDependencies) {
@@ -24,21 +27,19 @@ export function query({ engine, limits }: DatabaseDependencies) {
         .optional()
         .describe(`Rows returned at most (default ${limits.maxRows})`),
     }),
-    output: z.object({ ...rowsOutput, rowCount: z.number() }),
+    output: queryOutput,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     budget: limits.resultChars,
     async handler({ sql, params, max_rows }, { signal }) {
       const request = { sql, params, maxRows: max_rows ?? limits.maxRows };
       const render = { budget: limits.resultChars, maxRows: limits.maxRows };
-      // Text and structured content hold the same rows, and together they stay within the budget. An engine that
-      // renders where the rows are (SQLite's worker process) sends the result as two strings.
-      if (engine.renderQuery) {
-        const { text, structuredJson } = await engine.renderQuery(request, render, signal);
-        return { content: [{ type: 'text', text }], structuredContent: JSON.parse(structuredJson) };
-      }
-      const result = await engine.query(request, signal);
-      const { text, structured } = renderQueryResult(result, { ...render, requested: request.maxRows });
-      return { content: [{ type: 'text', text }], structuredContent: structured };
+      // Text and structured content hold the same rows, and together they stay within the budget; rendered where the
+      // rows are (SQLite's worker process) or here, they go to the client as built (ADR 0018; the suite checks them
+      // against queryOutput).
+      const { text, structuredJson } = engine.renderQuery
+        ? await engine.renderQuery(request, render, signal)
+        : serializeQueryResult(await engine.query(request, signal), { ...render, requested: request.maxRows });
+      return preRendered(text, structuredJson);
     },
   });
 }

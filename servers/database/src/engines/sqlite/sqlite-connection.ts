@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { sqlTokens } from '../../sql-words.js';
 import { checkStatement, StatementError, type StatementMode } from '../../statement-safety.js';
-import { bindable, toCell } from '../cells.js';
+import { bindable, toCellsInPlace } from '../cells.js';
 import type {
   CellValue,
   ExecuteResult,
@@ -119,6 +119,10 @@ export class SqliteConnection {
     const rows: CellValue[][] = [];
     let bytes = 0;
     let shortenedCells = 0;
+    const onShortened = () => {
+      shortenedCells += 1;
+    };
+    const { cellChars } = this.options;
     let truncated: QueryResult['truncated'];
     const iterator = statement.iterate(...bindable(params)) as IterableIterator<unknown[]>;
     try {
@@ -127,17 +131,12 @@ export class SqliteConnection {
           truncated = 'row_cap';
           break;
         }
-        const row = raw.map((value) => {
-          const { cell, shortened } = toCell(value, this.options.cellChars);
-          if (shortened) shortenedCells += 1;
-          return cell;
-        });
-        bytes += JSON.stringify(row).length + 1;
+        bytes += toCellsInPlace(raw, cellChars, onShortened);
         if (bytes > this.options.byteBudget && rows.length > 0) {
           truncated = 'byte_budget';
           break;
         }
-        rows.push(row);
+        rows.push(raw as CellValue[]);
       }
     } finally {
       iterator.return?.();

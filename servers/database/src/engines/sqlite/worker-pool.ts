@@ -25,11 +25,17 @@ export interface WorkerProcessOptions {
   memoryMb: number;
 }
 
-/** Workers answering a request, whose resident size one shared timer reads (no timer per query). */
+/** Workers answering a request, whose resident size one shared timer reads (no timer per query; see checkBusyWorkers). */
 const busyWorkers = new Set<WorkerProcess>();
 let memoryWatch: NodeJS.Timeout | undefined;
 
 function checkBusyWorkers(): void {
+  // The watch outlives a request by one tick, so that back-to-back queries never start and stop a timer each.
+  if (busyWorkers.size === 0) {
+    clearInterval(memoryWatch);
+    memoryWatch = undefined;
+    return;
+  }
   for (const worker of busyWorkers) {
     // Without /proc only the V8 heap limit bounds a worker; stop reading it.
     if (!worker.checkMemory()) busyWorkers.delete(worker);
@@ -94,10 +100,6 @@ export class WorkerProcess {
   private idle(): void {
     this.child.channel?.unref();
     busyWorkers.delete(this);
-    if (busyWorkers.size === 0) {
-      clearInterval(memoryWatch);
-      memoryWatch = undefined;
-    }
   }
 
   /** Kills the process when it is past its memory limit; false when its size cannot be read (no /proc). */
