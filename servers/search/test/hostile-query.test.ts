@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultText } from '@mcpkit/server-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { contentDigest } from '../src/local-index/content-digest.js';
 import { IndexDatabase } from '../src/local-index/index-database.js';
 import { searchIndex } from '../src/local-index/search-query.js';
 import { type InMemoryServer, startInMemoryServer } from './in-memory-server.js';
@@ -27,20 +28,31 @@ beforeAll(async () => {
     seed = (seed * 48_271) % 2_147_483_647;
     return seed / 2_147_483_647;
   };
+  // Real files, each of eight passages of exactly 40 lines (30 words, one a line, then 10 empty lines), stored with
+  // their size, mtime and digest: the search reads the passages back from them for its snippets.
+  const documents = Array.from({ length: 4000 }, (_, document) => {
+    const path = join(base, `doc-${document}.md`);
+    const passages = Array.from({ length: 8 }, (_, passage) => ({
+      line: passage * 40 + 1,
+      body: `${Array.from({ length: 30 }, () => words[Math.floor(next() * words.length)]).join('\n')}${'\n'.repeat(10)}`,
+    }));
+    const bytes = Buffer.from(passages.map((passage) => passage.body).join(''));
+    writeFileSync(path, bytes);
+    const stats = statSync(path);
+    return { path, bytes, stats, passages };
+  });
   database.transaction(() => {
-    for (let document = 0; document < 4000; document++) {
+    for (const [document, { path, bytes, stats, passages }] of documents.entries()) {
       database.putDocument({
-        path: join(base, `doc-${document}.md`),
+        path,
         relativePath: `doc-${document}.md`,
-        size: 1,
-        mtimeMs: 1,
+        size: stats.size,
+        mtimeMs: Math.trunc(stats.mtimeMs),
         title: '',
-        lineCount: 40,
+        lineCount: 320,
         text: true,
-        passages: Array.from({ length: 8 }, (_, passage) => ({
-          line: passage * 5 + 1,
-          body: Array.from({ length: 30 }, () => words[Math.floor(next() * words.length)]).join(' '),
-        })),
+        digest: contentDigest(bytes),
+        passages,
       });
     }
   });

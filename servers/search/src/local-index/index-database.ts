@@ -12,7 +12,11 @@ export const rankWeights = { title: 6, path: 4, body: 1 } as const;
 /** The FTS5 tokenizer of the passages; queries that must tokenize as the index does use the same. */
 export const passageTokenizer = 'porter unicode61 remove_diacritics 2';
 
-const schemaVersion = '1';
+/** SQLite's page size for a new index file. */
+const pageBytes = 8192;
+
+/** Version 2: contentless passages (the text is read again from the files), a digest per file. */
+const schemaVersion = '2';
 
 /** What the index stores about a file besides its passages. */
 export interface StoredDocument {
@@ -24,6 +28,8 @@ export interface StoredDocument {
   lineCount: number;
   /** False for files that were looked at but hold no text (binary); kept so a re-run does not read them again. */
   text: boolean;
+  /** The digest of the bytes indexed (`contentDigest`), to tell at query time whether the file still holds them. */
+  digest: Uint8Array;
 }
 
 /** One passage to store: where it starts and its text. */
@@ -41,10 +47,15 @@ export interface DocumentInput {
   title: string;
   lineCount: number;
   text: boolean;
+  /** The digest of the file's bytes (`contentDigest`). */
+  digest: Uint8Array;
   passages: PassageInput[];
 }
 
-/** The SQLite file of the index: a documents table and an FTS5 table of passages. */
+/**
+ * The SQLite file of the index: a documents table and a contentless FTS5 table of passages. The passages' text is not
+ * stored (it would double the file): snippets read it again from the files (`readStoredPassages`).
+ */
 export class IndexDatabase {
   readonly file: string;
   private readonly database: Database.Database;
@@ -54,27 +65,30 @@ export class IndexDatabase {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.file = file;
     this.database = new Database(file);
+    // Larger pages hold the FTS5 segments with less overhead; this takes effect on a new file only (not in WAL mode).
+    this.database.pragma(`page_size = ${pageBytes}`);
     this.database.pragma('journal_mode = WAL');
     this.database.pragma('synchronous = NORMAL');
     this.migrate();
     const database = this.database;
     this.statements = {
       insertDocument: database.prepare(
-        `INSERT INTO documents (path, size, mtime_ms, title, line_count, text) VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO documents (path, size, mtime_ms, title, line_count, text, digest) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       updateDocument: database.prepare(
-        `UPDATE documents SET size = ?, mtime_ms = ?, title = ?, line_count = ?, text = ? WHERE id = ?`,
+        `UPDATE documents SET size = ?, mtime_ms = ?, title = ?, line_count = ?, text = ?, digest = ? WHERE id = ?`,
       ),
       findDocument: database.prepare(`SELECT id FROM documents WHERE path = ?`),
       getDocument: database.prepare(
-        `SELECT id, path, size, mtime_ms AS mtimeMs, title, line_count AS lineCount, text FROM documents WHERE path = ?`,
+        `SELECT id, path, size, mtime_ms AS mtimeMs, title, line_count AS lineCount, text, digest
+         FROM documents WHERE path = ?`,
       ),
       deleteDocument: database.prepare(`DELETE FROM documents WHERE id = ?`),
       deletePassages: database.prepare(
         `DELETE FROM passages WHERE rowid >= CAST(? AS INTEGER) AND rowid < CAST(? AS INTEGER)`,
       ),
       insertPassage: database.prepare(
-        `INSERT INTO passages (rowid, title, path, body, line) VALUES (CAST(? AS INTEGER), ?, ?, ?, ?)`,
+        `INSERT INTO passages (rowid, title, path, body) VALUES (CAST(? AS INTEGER), ?, ?, ?)`,
       ),
       documentsUnder: database.prepare(
         `SELECT id, path, size, mtime_ms AS mtimeMs FROM documents WHERE path = ? OR (path >= ? AND path < ?)`,
@@ -93,8 +107,14 @@ export class IndexDatabase {
     database.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
     const version = database.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get() as string | undefined;
     if (version === schemaVersion) return;
-    // An index is a cache of the files: a file from another schema is rebuilt rather than converted.
+    // An index is a cache of the files: a file from another schema is rebuilt rather than converted, and its pages
+    // given back to the file system (cheap once the tables are dropped).
     database.exec(`DROP TABLE IF EXISTS passages; DROP TABLE IF EXISTS documents;`);
+    // Pages freed by merges go back to the file system after a bulk load (`releaseFreePages`); on a file that had tables
+    // the setting takes effect through the VACUUM.
+    database.pragma('auto_vacuum = INCREMENTAL');
+    if (version !== undefined || database.pragma('auto_vacuum', { simple: true }) !== 2) database.exec('VACUUM');
+    const pageSize = database.pragma('page_size', { simple: true }) as number;
     database.exec(`
       CREATE TABLE documents (
         id INTEGER PRIMARY KEY,
@@ -103,12 +123,15 @@ export class IndexDatabase {
         mtime_ms INTEGER NOT NULL,
         title TEXT NOT NULL,
         line_count INTEGER NOT NULL,
-        text INTEGER NOT NULL
+        text INTEGER NOT NULL,
+        digest BLOB NOT NULL
       );
       CREATE VIRTUAL TABLE passages USING fts5(
-        title, path, body, line UNINDEXED,
+        title, path, body,
+        content = '', contentless_delete = 1,
         tokenize = '${passageTokenizer}'
       );
+      INSERT INTO passages (passages, rank) VALUES ('pgsz', ${pageSize - 46});
       INSERT INTO passages (passages, rank) VALUES ('rank', 'bm25(${rankWeights.title}, ${rankWeights.path}, ${rankWeights.body})');
       INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', '${schemaVersion}');
     `);
@@ -167,6 +190,7 @@ export class IndexDatabase {
         document.title,
         document.lineCount,
         document.text ? 1 : 0,
+        document.digest,
         id,
       );
     } else {
@@ -177,18 +201,13 @@ export class IndexDatabase {
         document.title,
         document.lineCount,
         document.text ? 1 : 0,
+        document.digest,
       );
       id = Number(inserted.lastInsertRowid);
     }
     const base = id * passagesPerDocument;
     document.passages.slice(0, passagesPerDocument).forEach((passage, index) => {
-      this.statements.insertPassage.run(
-        base + index,
-        document.title,
-        document.relativePath,
-        passage.body,
-        passage.line,
-      );
+      this.statements.insertPassage.run(base + index, document.title, document.relativePath, passage.body);
     });
   }
 
@@ -237,6 +256,17 @@ export class IndexDatabase {
     const before = this.totalChanges();
     this.database.exec(`INSERT INTO passages (passages, rank) VALUES ('merge', ${-Math.trunc(pages)})`);
     return this.totalChanges() - before >= 2;
+  }
+
+  /** Gives up to `pages` pages that merges freed back to the file system; false when none are left. */
+  releaseFreePages(pages = 500): boolean {
+    this.database.pragma(`incremental_vacuum(${Math.trunc(pages)})`);
+    return (this.database.pragma('freelist_count', { simple: true }) as number) > 0;
+  }
+
+  /** Copies the write-ahead log into the file and empties it (after a bulk load, whose log is as large as the index). */
+  checkpoint(): void {
+    this.database.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   private totalChanges(): number {

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ToolError } from '@mcpkit/server-kit';
 import { AllowedDirectories } from '../allowed-directories.js';
@@ -6,7 +7,7 @@ import type { DocumentText, DocumentUris, ListedDocument, SearchIndex, SearchQue
 import { DirectoryIndexing } from './directory-indexing.js';
 import { IndexDatabase } from './index-database.js';
 import type { Indexer, IndexProgress, IndexReport } from './indexer.js';
-import { type SearchPage, searchIndex } from './search-query.js';
+import { type SearchPage, type SearchRequest, searchIndex } from './search-query.js';
 import { createSearchWorkers, type SearchWorkers } from './search-workers.js';
 import { sqliteWriter } from './sqlite-writer.js';
 
@@ -21,6 +22,9 @@ export interface LocalIndexOptions {
   /** Files per transaction at most (default 2000); smaller keeps a serving process more responsive. */
   batchFiles?: number;
 }
+
+/** How long a search waits for files that changed since they were indexed to be indexed again before answering. */
+const changedFileWaitMs = 2000;
 
 /** Documents of a local index are resources at their `file://` URIs. */
 const fileUris: DocumentUris = {
@@ -94,7 +98,27 @@ export class LocalIndex implements SearchIndex {
    */
   async search(query: SearchQuery, options: { signal?: AbortSignal } = {}): Promise<SearchPage> {
     const request = { ...query, roots: this.directories.roots };
-    if (this.database.file === ':memory:') return searchIndex(this.database, request);
+    const page = await this.searchOnce(request, options);
+    const changed = page.hits.filter((hit) => hit.changed);
+    if (changed.length === 0) return page;
+    // Files that changed since they were indexed have no trustworthy snippet or line: their folders are indexed
+    // again at once (only changed files are read), and the search is repeated if that ends soon enough.
+    const folders = new Set(changed.map((hit) => dirname(hit.path)));
+    const refreshed = Promise.all([...folders].map((folder) => this.indexer.refresh(folder))).then(
+      () => true,
+      () => false,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), changedFileWaitMs);
+    });
+    const again = await Promise.race([refreshed, late]);
+    clearTimeout(timer);
+    return again ? this.searchOnce(request, options) : page;
+  }
+
+  private searchOnce(request: SearchRequest, options: { signal?: AbortSignal }): Promise<SearchPage> {
+    if (this.database.file === ':memory:') return Promise.resolve(searchIndex(this.database, request));
     this.searchWorkers ??= createSearchWorkers(this.database.file);
     return this.searchWorkers.search(request, options);
   }

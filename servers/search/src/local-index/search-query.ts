@@ -1,6 +1,8 @@
+import { sep } from 'node:path';
 import { compileGlob, ToolError } from '@mcpkit/server-kit/task';
 import type Database from 'better-sqlite3';
-import { passagesPerDocument, rankWeights } from './index-database.js';
+import { passagesPerDocument, passageTokenizer, rankWeights } from './index-database.js';
+import { readStoredPassages, type StoredPassages, type StoredText } from './stored-passages.js';
 import { assertTermsBounded } from './term-bound.js';
 
 /** One search hit: a passage of a document, pointed at by the line of its first match. */
@@ -12,6 +14,8 @@ export interface SearchHit {
   score: number;
   /** The best stretch of the passage with matches in **bold**. */
   snippet: string;
+  /** True when the file changed since it was indexed: the hit shows neither snippet nor line (see `snippet`). */
+  changed?: boolean;
 }
 
 /** A page of search hits. */
@@ -79,6 +83,8 @@ export interface SearchRequest {
  */
 const rowCheckpoint = 'search_row_checkpoint';
 const connectionsWithCheckpoint = new WeakSet<Database.Database>();
+/** The temporary table that highlights the passages of one page of hits. */
+const hitPassages = 'hit_passages';
 
 /** Runs a search on the index's connection (or a read-only one) and returns one page of hits, best first. */
 export function searchIndex(database: { readonly connection: Database.Database }, request: SearchRequest): SearchPage {
@@ -91,10 +97,13 @@ export function searchIndex(database: { readonly connection: Database.Database }
   // The kit's matcher costs at most pattern length times path length per path: no glob can stall the loop below.
   const matchesGlob = request.pathGlob ? compileGlob(request.pathGlob, { dot: true }) : undefined;
   const wanted = request.offset + request.limit + 1;
-  type Row = { rowid: number; path: string; title: string; rank: number };
+  type Document = { path: string; title: string; size: number; mtimeMs: number; digest: Buffer };
+  type Row = { rowid: number; id: number; path: string; title: string; rank: number; stored: StoredText };
   const rows: Row[] = [];
-  const documents = new Map<number, { path: string; title: string } | undefined>();
-  const documentOf = connection.prepare(`SELECT path, title FROM documents WHERE id = ?`);
+  const documents = new Map<number, Document | undefined>();
+  const documentOf = connection.prepare(
+    `SELECT path, title, size, mtime_ms AS mtimeMs, digest FROM documents WHERE id = ?`,
+  );
   const perDocument = new Map<number, number>();
   try {
     assertTermsBounded(connection, expression, request.query);
@@ -110,12 +119,12 @@ export function searchIndex(database: { readonly connection: Database.Database }
       const shown = perDocument.get(id) ?? 0;
       // A long document that matches everywhere would fill the page; later passages of it give way to others.
       if (shown >= maxPassagesPerDocument) continue;
-      if (!documents.has(id)) documents.set(id, documentOf.get(id) as { path: string; title: string } | undefined);
+      if (!documents.has(id)) documents.set(id, documentOf.get(id) as Document | undefined);
       const document = documents.get(id);
       if (!document) continue;
       if (matchesGlob && !request.roots.some((root) => matchesGlob(relativeTo(root, document.path)))) continue;
       perDocument.set(id, shown + 1);
-      rows.push({ ...row, ...document });
+      rows.push({ ...row, id, path: document.path, title: document.title, stored: document });
       if (rows.length >= wanted) break;
     }
   } catch (error) {
@@ -128,22 +137,67 @@ export function searchIndex(database: { readonly connection: Database.Database }
     throw error;
   }
   const page = rows.slice(request.offset, request.offset + request.limit);
-  const detail = connection.prepare(
-    `SELECT snippet(passages, 2, char(57344), char(57345), '…', 28) AS snippet,
-            highlight(passages, 2, char(57344), char(57345)) AS marked, line
-     FROM passages WHERE passages MATCH ? AND rowid = CAST(? AS INTEGER)`,
+  return {
+    hits: describeHits(connection, expression, page, request.roots),
+    more: rows.length > request.offset + request.limit,
+  };
+}
+
+/** What a hit shows when its file changed since it was indexed: no snippet or line from text that was not ranked. */
+export const changedFileSnippet =
+  '[This file changed since it was indexed, so no snippet or line is shown; it is being indexed again.]';
+
+/**
+ * The snippets and lines of a page of hits. The index keeps no text, so each hit's passage is read again from its
+ * file (checked to be unchanged) and highlighted by a small temporary FTS5 table with the index's tokenizer: the
+ * same snippet() and highlight() as a table that stored the text.
+ */
+function describeHits(
+  connection: Database.Database,
+  expression: string,
+  page: readonly { rowid: number; id: number; path: string; title: string; rank: number; stored: StoredText }[],
+  roots: readonly string[],
+): SearchHit[] {
+  connection.exec(`
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.${hitPassages} USING fts5(title, path, body, tokenize = '${passageTokenizer}');
+    DELETE FROM temp.${hitPassages};
+  `);
+  const insert = connection.prepare(
+    `INSERT INTO temp.${hitPassages} (rowid, title, path, body) VALUES (CAST(? AS INTEGER), ?, ?, ?)`,
   );
-  const hits = page.map((row): SearchHit => {
-    const found = detail.get(expression, row.rowid) as { snippet: string; marked: string; line: number } | undefined;
-    return {
-      path: row.path,
-      line: (found?.line ?? 0) + bestLineOffset(found?.marked ?? ''),
-      title: row.title,
-      score: Math.round(-row.rank * 1000) / 1000,
-      snippet: markdownSnippet(found?.snippet ?? ''),
-    };
-  });
-  return { hits, more: rows.length > request.offset + request.limit };
+  const detail = connection.prepare(
+    `SELECT snippet(${hitPassages}, 2, char(57344), char(57345), '…', 28) AS snippet,
+            highlight(${hitPassages}, 2, char(57344), char(57345)) AS marked
+     FROM temp.${hitPassages} WHERE ${hitPassages} MATCH ? AND rowid = CAST(? AS INTEGER)`,
+  );
+  const files = new Map<number, StoredPassages>();
+  try {
+    return page.map((row, index): SearchHit => {
+      const score = Math.round(-row.rank * 1000) / 1000;
+      let file = files.get(row.id);
+      if (!file) {
+        file = readStoredPassages(row.stored);
+        files.set(row.id, file);
+      }
+      const passage = 'passages' in file ? file.passages[row.rowid % passagesPerDocument] : undefined;
+      if (!passage)
+        return { path: row.path, line: 1, title: row.title, score, snippet: changedFileSnippet, changed: true };
+      const root = roots.find((candidate) =>
+        row.path.startsWith(candidate.endsWith(sep) ? candidate : candidate + sep),
+      );
+      insert.run(index, row.title, root ? relativeTo(root, row.path) : row.path, passage.body);
+      const found = detail.get(expression, index) as { snippet: string; marked: string } | undefined;
+      return {
+        path: row.path,
+        line: passage.line + bestLineOffset(found?.marked ?? ''),
+        title: row.title,
+        score,
+        snippet: markdownSnippet(found?.snippet ?? passage.body.slice(0, 200)),
+      };
+    });
+  } finally {
+    connection.exec(`DELETE FROM temp.${hitPassages}`);
+  }
 }
 
 /** A snippet with matches between U+E000 and U+E001 as one line of Markdown with the matches in bold. */

@@ -30,6 +30,9 @@ export function sqliteWriter(database: IndexDatabase): IndexWriter {
       // With automatic merging back on, later writes merge what a cancelled run leaves.
       database.setAutomerge(true);
       while (keepGoing() && database.mergeStep()) await yieldToEventLoop();
+      // The pages the merges freed go back in steps too (a merged index would otherwise keep a tenth of its size free).
+      while (keepGoing() && database.releaseFreePages()) await yieldToEventLoop();
+      database.checkpoint();
     },
   };
 }

@@ -38,6 +38,7 @@ describe('assertTermsBounded', () => {
           title: '',
           lineCount: 1,
           text: true,
+          digest: Buffer.alloc(0),
           passages: [{ line: 1, body: words.join(' ') }],
         });
       }

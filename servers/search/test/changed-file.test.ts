@@ -1,0 +1,52 @@
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { LocalIndex } from '../src/local-index/local-index.js';
+import { changedFileSnippet, searchIndex } from '../src/local-index/search-query.js';
+
+let directory: string;
+let index: LocalIndex;
+
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'mcpkit-search-changed-'));
+  index = new LocalIndex({ directories: [directory], indexFile: join(directory, '.index.sqlite') });
+});
+afterEach(async () => {
+  await index.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+const filler = (lines: number) => Array.from({ length: lines }, (_, line) => `filler line ${line}`).join('\n');
+
+it('a file edited since it was indexed is indexed again before its hit is shown: the line and snippet are new', async () => {
+  const file = join(directory, 'notes.md');
+  await writeFile(file, `${filler(5)}\nthe zebra crossing\n`);
+  await index.refreshAll();
+  // Not watched: only the search can notice. The match moves down 20 lines and its words change.
+  await writeFile(file, `${filler(25)}\nthe zebra crossing is closed\n`);
+  const { hits } = await index.search({ query: 'zebra', limit: 10, offset: 0 });
+  expect(hits).toHaveLength(1);
+  expect(hits[0]?.line).toBe(26);
+  expect(hits[0]?.snippet).toContain('**zebra** crossing is closed');
+  expect(hits[0]?.changed).toBeUndefined();
+});
+
+it('a same-size edit with the old mtime is caught by the digest and never shows text the ranking did not see', async () => {
+  const file = join(directory, 'notes.md');
+  await writeFile(file, 'the zebra crossing\n');
+  const when = new Date('2024-01-01T00:00:00Z');
+  await utimes(file, when, when);
+  await index.refreshAll();
+  await writeFile(file, 'the zebra crosswalk\n');
+  await utimes(file, when, when);
+  // Straight on the index, without the re-index that LocalIndex.search starts: the hit says the file changed.
+  const [hit] = searchIndex(index.database, {
+    query: 'zebra',
+    limit: 10,
+    offset: 0,
+    roots: index.directories.roots,
+  }).hits;
+  expect(hit).toMatchObject({ path: file, changed: true, snippet: changedFileSnippet });
+  expect(hit?.snippet).not.toContain('crosswalk');
+});
