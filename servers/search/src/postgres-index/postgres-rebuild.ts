@@ -4,6 +4,9 @@ import { ensureSchema, indexTables } from './postgres-schema.js';
 /** The schema a full rebuild writes into, beside the index that readers keep using until the swap. */
 export const rebuildSchema = 'search_rebuild';
 
+/** How often the swap tries to take the tables from the readers before the rebuild fails. */
+const swapAttempts = 200;
+
 /** The functions the passage triggers call; they move with the tables. */
 const triggerFunctions = ['search_stats_added()', 'search_stats_removed()'];
 
@@ -37,24 +40,33 @@ export async function finishRebuild(connection: pg.ClientBase, schema: string): 
      WHERE c.oid = to_regclass($1) AND acl.privilege_type = 'SELECT' AND acl.grantee <> c.relowner`,
     [`${target}.search_documents`],
   );
-  await connection.query('BEGIN');
-  try {
-    await connection.query(`
-      DROP TABLE IF EXISTS ${indexTables.map((table) => `${target}.${table}`).join(', ')} CASCADE;
-      DROP FUNCTION IF EXISTS ${triggerFunctions.map((name) => `${target}.${name}`).join(', ')};
-      ${indexTables.map((table) => `ALTER TABLE ${next}.${table} SET SCHEMA ${target};`).join('\n')}
-      ${triggerFunctions.map((name) => `ALTER FUNCTION ${next}.${name} SET SCHEMA ${target};`).join('\n')}
-      DROP SCHEMA ${next};
-      RESET search_path;
-    `);
-    if (grants.length > 0) {
-      const moved = indexTables.map((table) => `${target}.${table}`).join(', ');
-      await connection.query(`GRANT SELECT ON ${moved} TO ${grants.map((row) => row.grantee).join(', ')}`);
+  for (let attempt = 1; ; attempt++) {
+    await connection.query('BEGIN');
+    try {
+      // A reader locks the tables one by one as it plans its statement: waiting for all of them while a reader
+      // holds one and waits behind the swap would deadlock, and PostgreSQL would cancel one of the two after a
+      // second. Giving up after 100 ms (and trying again) keeps the readers' statements out of it.
+      await connection.query(`SET LOCAL lock_timeout = '100ms'`);
+      await connection.query(`
+        DROP TABLE IF EXISTS ${indexTables.map((table) => `${target}.${table}`).join(', ')} CASCADE;
+        DROP FUNCTION IF EXISTS ${triggerFunctions.map((name) => `${target}.${name}`).join(', ')};
+        ${indexTables.map((table) => `ALTER TABLE ${next}.${table} SET SCHEMA ${target};`).join('\n')}
+        ${triggerFunctions.map((name) => `ALTER FUNCTION ${next}.${name} SET SCHEMA ${target};`).join('\n')}
+        DROP SCHEMA ${next};
+        RESET search_path;
+      `);
+      if (grants.length > 0) {
+        const moved = indexTables.map((table) => `${target}.${table}`).join(', ');
+        await connection.query(`GRANT SELECT ON ${moved} TO ${grants.map((row) => row.grantee).join(', ')}`);
+      }
+      await connection.query('COMMIT');
+      return;
+    } catch (error) {
+      await connection.query('ROLLBACK').catch(() => {});
+      const code = (error as { code?: string }).code;
+      if ((code !== '55P03' && code !== '40P01') || attempt >= swapAttempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
     }
-    await connection.query('COMMIT');
-  } catch (error) {
-    await connection.query('ROLLBACK').catch(() => {});
-    throw error;
   }
 }
 
