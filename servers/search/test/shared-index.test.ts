@@ -187,6 +187,31 @@ describe.skipIf(postgresBackend.skipReason)('a team index: one indexer and two r
     }
   }, 60_000);
 
+  it('a rebuild stopped halfway leaves the index as it was', async () => {
+    const admin = new pg.Client(database.url);
+    await admin.connect();
+    try {
+      const tableId = async () =>
+        (await admin.query<{ id: number }>(`SELECT 'search_passages'::regclass::oid AS id`)).rows[0]?.id;
+      const oldTable = await tableId();
+      const rebuild = run(['index', '--rebuild', '--index-url', database.url, documents]);
+      await rebuild.waitFor(/Indexing \[-+\] 0%/);
+      rebuild.process.kill('SIGTERM');
+      await rebuild.exited;
+      expect(rebuild.stderr()).not.toMatch(/Rebuilt/);
+      expect(await tableId()).toBe(oldTable);
+      const { rows } = await admin.query(`SELECT nspname FROM pg_namespace WHERE nspname = 'search_rebuild'`);
+      expect(rows).toEqual([]);
+      for (const reader of readers) {
+        expect(await reader.callToolText('search', { query: 'vacation policy', limit: 1 })).toMatch(
+          /^1\. handbook\/hr\/vacation-policy\.md/,
+        );
+      }
+    } finally {
+      await admin.end();
+    }
+  }, 40_000);
+
   it('a second writer waits for the lock and says so, then finishes', async () => {
     const holder = new pg.Client(database.url);
     await holder.connect();

@@ -115,9 +115,10 @@ export function postgresWriter(pool: pg.Pool, sources: SourceRoots): PostgresWri
         throw error;
       }
       try {
-        const schema = await startRebuild(connection);
-        rebuilding = connection;
         try {
+          // Inside the try: a start that failed after switching the session's schema is undone before release.
+          const schema = await startRebuild(connection);
+          rebuilding = connection;
           const result = await indexAll();
           signal?.throwIfAborted();
           await finishRebuild(connection, schema);
