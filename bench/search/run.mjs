@@ -27,7 +27,8 @@ if (backend !== 'sqlite' && backend !== 'postgres') throw new Error('--backend i
 const files = Number(values.files ?? 100_000);
 const iterations = Number(values.iterations ?? 30);
 const data = join(import.meta.dirname, '..', '.data');
-const corpus = join(data, 'search-corpus');
+// One corpus folder per size, so a quick run does not overwrite the 100,000-file corpus (written in about a minute).
+const corpus = join(data, files === 20_000 ? 'search-corpus' : `search-corpus-${files}`);
 const indexFile = join(data, 'search-index.sqlite');
 const bin = values.bin ?? join(import.meta.dirname, '..', '..', 'servers', 'search', 'bin', 'mcpkit-search.js');
 
@@ -39,7 +40,7 @@ function ensureRipgrep() {
 }
 
 async function ensureCorpus() {
-  const marker = join(data, 'search-corpus.json');
+  const marker = `${corpus}.json`;
   if (existsSync(marker) && JSON.parse(readFileSync(marker, 'utf8')).files === files) {
     return JSON.parse(readFileSync(marker, 'utf8'));
   }
@@ -168,7 +169,7 @@ async function main() {
       .map((value) => value.toFixed(1))
       .join(', ')} on ${cpus().length} cores.`,
     `Backend: ${backend === 'postgres' ? 'PostgreSQL (server run as a reader with --index-url)' : 'SQLite FTS5 file'}.`,
-    `Corpus: ${generated.files.toLocaleString('en-US')} files, ${mb(generated.bytes)} of text; index ${mb(indexBytes)}; ${iterations} queries each.`,
+    `Corpus: ${generated.files.toLocaleString('en-US')} files, ${mb(generated.bytes)} of text; index ${mb(indexBytes)} (${(indexBytes / generated.bytes).toFixed(3)}x the corpus); ${iterations} queries each.`,
     '',
     '| measure | mcpkit-search | ripgrep scan | ratio (rg / mcpkit) |',
     '|---|---:|---:|---:|',

@@ -158,10 +158,9 @@ function describeHits(
   page: readonly { rowid: number; id: number; path: string; title: string; rank: number; stored: StoredText }[],
   roots: readonly string[],
 ): SearchHit[] {
-  connection.exec(`
-    CREATE VIRTUAL TABLE IF NOT EXISTS temp.${hitPassages} USING fts5(title, path, body, tokenize = '${passageTokenizer}');
-    DELETE FROM temp.${hitPassages};
-  `);
+  connection.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${hitPassages} USING fts5(title, path, body, tokenize = '${passageTokenizer}')`,
+  );
   const insert = connection.prepare(
     `INSERT INTO temp.${hitPassages} (rowid, title, path, body) VALUES (CAST(? AS INTEGER), ?, ?, ?)`,
   );
@@ -171,6 +170,9 @@ function describeHits(
      FROM temp.${hitPassages} WHERE ${hitPassages} MATCH ? AND rowid = CAST(? AS INTEGER)`,
   );
   const files = new Map<number, StoredPassages>();
+  // The page's passages are written and highlighted inside a savepoint that is rolled back: nothing is committed,
+  // so no FTS5 segment is written and nothing is left to delete.
+  connection.exec(`SAVEPOINT ${hitPassages}`);
   try {
     return page.map((row, index): SearchHit => {
       const score = Math.round(-row.rank * 1000) / 1000;
@@ -196,7 +198,7 @@ function describeHits(
       };
     });
   } finally {
-    connection.exec(`DELETE FROM temp.${hitPassages}`);
+    connection.exec(`ROLLBACK TO ${hitPassages}; RELEASE ${hitPassages}`);
   }
 }
 
