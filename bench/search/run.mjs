@@ -1,5 +1,6 @@
 // The search benchmark: index build, unchanged re-index and query latency through MCP, next to a ripgrep scan.
 // Usage: node bench/search/run.mjs [--files N] [--iterations N] [--backend sqlite|postgres] [--queries-only] [--bin PATH]
+//        [--index-file FILE] (with --queries-only: an index built by that --bin, e.g. of another schema)
 // (build first: npx turbo run build). --queries-only reuses the corpus and index of an earlier run and measures only
 // the queries; --bin runs another build of the server (a copy of an older dist/ and bin/) for a before/after table.
 // --backend postgres starts a throwaway PostgreSQL cluster (the database server's script) and indexes into it; the
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     'queries-only': { type: 'boolean' },
     bin: { type: 'string' },
     backend: { type: 'string' },
+    'index-file': { type: 'string' },
   },
 });
 const backend = values.backend ?? 'sqlite';
@@ -29,7 +31,7 @@ const iterations = Number(values.iterations ?? 30);
 const data = join(import.meta.dirname, '..', '.data');
 // One corpus folder per size, so a quick run does not overwrite the 100,000-file corpus (written in about a minute).
 const corpus = join(data, files === 20_000 ? 'search-corpus' : `search-corpus-${files}`);
-const indexFile = join(data, 'search-index.sqlite');
+const indexFile = values['index-file'] ?? join(data, 'search-index.sqlite');
 const bin = values.bin ?? join(import.meta.dirname, '..', '..', 'servers', 'search', 'bin', 'mcpkit-search.js');
 
 function ensureRipgrep() {
