@@ -7,13 +7,14 @@
 // (servers/database/scripts/postgres-cluster.mjs); --no-postgres leaves it out. `--baseline BIN` adds a column for
 // another build of mcpkit-database (for example a copy of an earlier commit), measured in the same rotation.
 //   node bench/database/run.mjs [--runs N] [--write] [--no-postgres] [--baseline PATH/bin/mcpkit-database.js]
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { spawnTestClient } from '@mcpkit/server-kit/testing';
 import Database from 'better-sqlite3';
+import { writeResultsIntoReadme } from '../readme-results.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -309,10 +310,8 @@ const table = [
 const note = `Node ${process.version}; medians of ${operations.map((operation) => `${operation.count} ${operation.key}`).join(', ')} calls and ${coldStarts} cold starts per server, interleaved; ${new Date().toISOString().slice(0, 10)}.`;
 process.stdout.write(`${table}\n\n${note}\n`);
 if (values.write) {
-  const readme = join(here, 'README.md');
-  const text = readFileSync(readme, 'utf8');
-  const start = text.indexOf('<!-- results -->');
-  const end = text.indexOf('<!-- /results -->');
-  if (start === -1 || end === -1) throw new Error('README.md has no results markers.');
-  writeFileSync(readme, `${text.slice(0, start)}<!-- results -->\n${table}\n\n${note}\n${text.slice(end)}`);
+  writeResultsIntoReadme(join(here, 'README.md'), `${table}\n\n${note}\n`, {
+    start: '<!-- results -->',
+    end: '<!-- /results -->',
+  });
 }

@@ -5,10 +5,11 @@
 //
 //   node bench/filesystem/run.mjs [--runs N] [--write]   (build first: npx turbo run build --filter=@mcpkit/server-filesystem)
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { writeResultsIntoReadme } from '../readme-results.mjs';
 import { generateTree } from './generate-tree.mjs';
 import { officialServerEntry, officialServerVersion } from './official-server.mjs';
 
@@ -193,12 +194,6 @@ const table = `${header}\n${lines.join('\n')}\n\n${context}\n`;
 process.stdout.write(`${table}`);
 
 if (writeReadme) {
-  const readme = here('./README.md');
-  const text = readFileSync(readme, 'utf8');
-  const start = text.indexOf('<!-- results -->');
-  const end = text.indexOf('<!-- /results -->');
-  if (start !== -1 && end !== -1) {
-    writeFileSync(readme, `${text.slice(0, start)}<!-- results -->\n${table}${text.slice(end)}`);
-    say('wrote the table into bench/filesystem/README.md');
-  }
+  writeResultsIntoReadme(here('./README.md'), table, { start: '<!-- results -->', end: '<!-- /results -->' });
+  say('wrote the table into bench/filesystem/README.md');
 }

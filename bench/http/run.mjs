@@ -6,10 +6,11 @@
 //   node bench/http/run.mjs [--quick] [--write] [--soak]
 //   --soak adds a 3-minute soak of each kit server (RSS sampled every 30 s); --write puts the tables into README.md.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { markdownTable } from '../markdown-table.mjs';
+import { writeResultsIntoReadme } from '../readme-results.mjs';
 
 const loadAtStart = loadavg()[0];
 const quick = process.argv.includes('--quick');
@@ -272,14 +273,7 @@ for (const { child } of Object.values(targets)) child.kill();
 process.stdout.write(`\n## http: server-kit vs raw SDK 2.x over Streamable HTTP\n\n${table}\n`);
 if (write) {
   const readme = here('./README.md');
-  const text = readFileSync(readme, 'utf8');
-  const start = '<!-- results:start -->';
-  const end = '<!-- results:end -->';
-  if (!text.includes(start) || !text.includes(end)) throw new Error(`${readme} has no ${start} ... ${end} markers`);
-  writeFileSync(
-    readme,
-    `${text.slice(0, text.indexOf(start) + start.length)}\n${table}\n${text.slice(text.indexOf(end))}`,
-  );
+  writeResultsIntoReadme(readme, `${table}\n`, { start: '<!-- results:start -->', end: '<!-- results:end -->' });
   process.stderr.write(`wrote the tables into ${readme}\n`);
 }
 if (failures.length > 0) {

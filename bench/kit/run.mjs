@@ -3,13 +3,14 @@
 // 64-way concurrent) and cold start (spawn to the first tools/call answered, the handshake included in 2025-11-25). Both servers run side by side in one run, in alternating rounds, so that machine load affects both
 // alike. Prints a Markdown table with medians and the kit/SDK ratio.
 //   node bench/kit/run.mjs [--quick] [--write]   (--write puts the table into bench/kit/README.md)
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { markdownTable } from '../markdown-table.mjs';
+import { writeResultsIntoReadme } from '../readme-results.mjs';
 
 const loadAtStart = loadavg()[0];
 const quick = process.argv.includes('--quick');
@@ -155,13 +156,6 @@ const table = `Node ${process.versions.node}, ${new Date().toISOString().slice(0
 process.stdout.write(`\n## kit: server-kit vs raw SDK 2.x McpServer over stdio, both eras\n\n${table}\n`);
 if (write) {
   const readme = fileURLToPath(new URL('./README.md', import.meta.url));
-  const text = readFileSync(readme, 'utf8');
-  const start = '<!-- results:start -->';
-  const end = '<!-- results:end -->';
-  if (!text.includes(start) || !text.includes(end)) throw new Error(`${readme} has no ${start} ... ${end} markers`);
-  writeFileSync(
-    readme,
-    `${text.slice(0, text.indexOf(start) + start.length)}\n${table}\n${text.slice(text.indexOf(end))}`,
-  );
+  writeResultsIntoReadme(readme, `${table}\n`, { start: '<!-- results:start -->', end: '<!-- results:end -->' });
   process.stderr.write(`wrote the table into ${readme}\n`);
 }
