@@ -44,6 +44,23 @@ describe('protocol eras on stdio', () => {
     expect(log.lines).toContain('[refuses] connected: protocol 2025-11-25 (legacy) over stdio');
   });
 
+  it("delivers a call's last progress when the server writes it in one chunk with the result", async () => {
+    await using host = await connectHost({ servers: [legacyServer('chunky', 'error')] });
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const progress: number[] = [];
+      const result = await host.call(
+        'chunky',
+        'progress_then_result',
+        {},
+        {
+          onProgress: (update) => progress.push(update.progress),
+        },
+      );
+      expect(textOf(result)).toBe('done');
+      expect(progress).toEqual([1]);
+    }
+  });
+
   it('starts a server that exits on the probe again, straight into the 2025-11-25 handshake', async () => {
     const starts = join(mkdtempSync(join(tmpdir(), 'mcpkit-eras-')), 'starts');
     const log = collectLog();

@@ -97,7 +97,11 @@ export class GroupStdioTransport implements Transport {
       }
       return;
     }
-    this.onmessage?.(message);
+    // The SDK's client runs a notification's handler one microtask after receiving it, but settles a response (and
+    // forgets the call's progress handler) at once: a call's last progress and its result read from one chunk would
+    // lose that progress. A response therefore goes one microtask later, after the handlers of what came before it.
+    if ('id' in message && !('method' in message)) queueMicrotask(() => this.onmessage?.(message));
+    else this.onmessage?.(message);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
