@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { markdownTable } from '../markdown-table.mjs';
+import { cpuMilliseconds, median } from '../measures.mjs';
 import { writeResultsIntoReadme } from '../readme-results.mjs';
 
 const loadAtStart = loadavg()[0];
@@ -50,22 +51,6 @@ function echoRequest(era, sessionId) {
   if (era === '2026-07-28') Object.assign(headers, { 'mcp-method': 'tools/call', 'mcp-name': 'echo' });
   if (sessionId) headers['mcp-session-id'] = sessionId;
   return { headers, body: JSON.stringify({ jsonrpc: '2.0', id: '[<id>]', method: 'tools/call', params }) };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-/** CPU time (user + system) a process has used, in ms, from /proc; undefined where it is missing. */
-function cpuMilliseconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Resident set size of a process in MB, from /proc. */

@@ -3,13 +3,13 @@
 // 64-way concurrent) and cold start (spawn to the first tools/call answered, the handshake included in 2025-11-25). Both servers run side by side in one run, in alternating rounds, so that machine load affects both
 // alike. Prints a Markdown table with medians and the kit/SDK ratio.
 //   node bench/kit/run.mjs [--quick] [--write]   (--write puts the table into bench/kit/README.md)
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { markdownTable } from '../markdown-table.mjs';
+import { cpuMilliseconds, median } from '../measures.mjs';
 import { writeResultsIntoReadme } from '../readme-results.mjs';
 
 const loadAtStart = loadavg()[0];
@@ -28,24 +28,7 @@ const servers = {
   sdk: fileURLToPath(new URL('./servers/sdk-server.mjs', import.meta.url)),
 };
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
-
-/** CPU time (user + system, all threads) a process has used, in ms; undefined where /proc is missing. */
-function cpuMilliseconds(pid) {
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
-}
 
 async function connect(entry, era) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [entry], stderr: 'ignore' });
