@@ -75,7 +75,9 @@ describe.skipIf(postgresBackend.skipReason)('hostile queries on a shared index',
     await call;
     const cancelled = performance.now();
     await expect.poll(() => activeSearches(admin), { timeout: 2_000, interval: 20 }).toBe(0);
-    expect(performance.now() - cancelled).toBeLessThan(500);
+    // Gone well before the 10 s statement timeout would end it; the polls of pg_stat_activity themselves took over
+    // 500 ms once when the whole workspace's tests ran beside this one.
+    expect(performance.now() - cancelled).toBeLessThan(1_000);
     const after = await running.client.callTool('search', { query: 'w1x' });
     expect(after.isError, resultText(after)).toBeFalsy();
   }, 30_000);

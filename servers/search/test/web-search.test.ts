@@ -142,8 +142,10 @@ describe('Brave Search provider', () => {
     const brave = braveProvider({ apiKey: 'k', endpoint: fake.origin, requestsPerSecond: 4 });
     const all = await Promise.all([0, 1, 2].map(() => brave.search({ query: 'x', count: 1, offset: 0 }, signal())));
     expect(all.every((results) => results.length === 1)).toBe(true);
+    // Slots 250 ms apart put the third call 500 ms after the first; arrival times at the fake provider carry the
+    // first connection's set-up (64 ms once under load), while without the queue all three arrive within a few ms.
     const times = fake.seen.map((seen) => seen.at);
-    expect((times[2] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(450);
+    expect((times[2] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(400);
   });
 
   it('times out a provider that does not answer', async () => {
