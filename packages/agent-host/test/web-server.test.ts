@@ -102,6 +102,35 @@ describe('mcpkit-host web over HTTP', () => {
     expect((await send(host.port, `/?token=${host.token}`)).status).toBe(200);
   });
 
+  it('answers a body of the wrong shape with a 400 and a sentence, and goes on serving', async () => {
+    const host = await startWebHost(script);
+    hosts.push(host);
+    const post = async (path: string, body: unknown) => {
+      const answer = await send(host.port, path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-mcpkit-token': host.token },
+        body: JSON.stringify(body),
+      });
+      return { status: answer.status, error: (JSON.parse(answer.body) as { error?: string }).error };
+    };
+    expect(await post('/api/attach', null)).toEqual({ status: 400, error: 'Attach needs a JSON object.' });
+    expect(await post('/api/attach', ['demo://a'])).toEqual({ status: 400, error: 'Attach needs a JSON object.' });
+    expect(await post('/api/attach', { uri: 7 })).toEqual({ status: 400, error: "Attach's uri must be a string." });
+    expect(await post('/api/attach', { template: 'demo://{city}', values: { city: { toString: 'x' } } })).toEqual({
+      status: 400,
+      error: "Attach's values must be an object of strings.",
+    });
+    expect(await post('/api/attach', { template: 'demo://{city}', values: {} })).toEqual({
+      status: 400,
+      error: 'The template demo://{city} needs city.',
+    });
+    expect(await post('/api/prompt', { server: 'demo', name: 'p', arguments: 'abc' })).toEqual({
+      status: 400,
+      error: "A prompt's arguments must be an object of strings.",
+    });
+    expect((await send(host.port, `/?token=${host.token}`)).status).toBe(200);
+  });
+
   it('reports a bad --port as a usage error', async () => {
     const cwd = workspace(webFixtureConfig('unused'));
     const result = await cli(['web', '--port', 'eighty'], { cwd });

@@ -11,6 +11,28 @@ export interface AttachTarget {
   server?: string;
 }
 
+/** An object whose values are all strings (form values from the page). */
+export function isStringRecord(value: unknown): value is Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every((entry) => typeof entry === 'string');
+}
+
+/** The page's attach request as an `AttachTarget`, or a sentence saying what is wrong with its shape. */
+export function attachTargetFrom(body: unknown): AttachTarget | string {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'Attach needs a JSON object.';
+  const { uri, template, values, server } = body as Record<string, unknown>;
+  for (const [name, value] of Object.entries({ uri, template, server })) {
+    if (value !== undefined && typeof value !== 'string') return `Attach's ${name} must be a string.`;
+  }
+  if (values !== undefined && !isStringRecord(values)) return "Attach's values must be an object of strings.";
+  return {
+    ...(typeof uri === 'string' ? { uri } : {}),
+    ...(typeof template === 'string' ? { template } : {}),
+    ...(values !== undefined ? { values } : {}),
+    ...(typeof server === 'string' ? { server } : {}),
+  };
+}
+
 /** The servers' prompts, resources and templates for the page. */
 export function catalogView(host: Host): CatalogView {
   const catalog: CatalogView = { prompts: [], resources: [], templates: [] };

@@ -8,7 +8,7 @@ import { pageStyle } from './page-style.js';
 import type { PendingQuestions } from './pending-questions.js';
 import type { PageAnswer } from './protocol.js';
 import { type GuardOptions, refuseRequest } from './request-guard.js';
-import type { AttachTarget } from './web-attachments.js';
+import { attachTargetFrom, isStringRecord } from './web-attachments.js';
 import type { WebSession } from './web-session.js';
 
 /** What the web server serves. */
@@ -118,9 +118,10 @@ async function handle(
       return replyJson(response, started ? 202 : 409, started ? { ok: true } : { error: 'A run is going on.' });
     }
     case 'POST /api/attach': {
-      const body = (await readJson(request)) as AttachTarget;
+      const target = attachTargetFrom(await readJson(request));
+      if (typeof target === 'string') return replyJson(response, 400, { error: target });
       try {
-        await options.session.attach(body);
+        await options.session.attach(target);
         return replyJson(response, 200, { ok: true });
       } catch (error) {
         return replyJson(response, 400, { error: errorMessage(error) });
@@ -131,9 +132,9 @@ async function handle(
       if (typeof body.server !== 'string' || typeof body.name !== 'string') {
         return replyJson(response, 400, { error: 'A prompt needs its server and name.' });
       }
-      const values = Object.fromEntries(
-        Object.entries((body.arguments ?? {}) as Record<string, unknown>).map(([key, value]) => [key, String(value)]),
-      );
+      const values = body.arguments ?? {};
+      if (!isStringRecord(values))
+        return replyJson(response, 400, { error: "A prompt's arguments must be an object of strings." });
       try {
         const started = await options.session.usePrompt(body.server, body.name, values);
         return replyJson(response, started ? 202 : 409, started ? { ok: true } : { error: 'A run is going on.' });
