@@ -39,6 +39,7 @@ import { errorResult } from './results.js';
 import type { AskOptions, InputRounds, RoundRequest } from './rounds/input-rounds.js';
 import { createModernAsks } from './rounds/modern-asks.js';
 import { runTool } from './run-tool.js';
+import { settleToolResult, transportSplices } from './structured-splice.js';
 import { createModernToolContext, createToolContext } from './tool-context.js';
 
 type Extra = ServerContext;
@@ -357,14 +358,26 @@ export class ClientSession implements KitSession {
         ? (request: SpecTypes[Name], extra: Extra) =>
             this.intercept(method as MiddlewareMethod, request, extra, handler, definitionOf)
         : handler;
+    // After the middleware, a tool result whose structured content is still JSON text is parsed, or left for a
+    // transport that writes it into the line as it is (ADR 0018).
+    const answer =
+      method === 'tools/call'
+        ? async (request: SpecTypes[Name], extra: Extra) =>
+            settleToolResult(
+              await run(request, extra),
+              transportSplices(this.server),
+              this.owner.log,
+              String((request.params as { name?: unknown }).name),
+            )
+        : run;
     this.server.setRequestHandler(method, { params: anyParams }, (params, extra) => {
       // The common shape skips the schema (a full parse per call); anything else gets it, and its readable errors.
-      if (isPlain?.(params)) return run({ method, params } as SpecTypes[Name], extra);
+      if (isPlain?.(params)) return answer({ method, params } as SpecTypes[Name], extra);
       const checked = schema.validate({ method, params });
       if (checked.issues) {
         throw new RequestError(ErrorCode.InvalidParams, `Invalid ${method} request: ${describeIssues(checked)}.`);
       }
-      return run(checked.value as SpecTypes[Name], extra);
+      return answer(checked.value as SpecTypes[Name], extra);
     });
   }
 

@@ -7,6 +7,7 @@ import { describeIssues } from './json-schema.js';
 import type { Logger } from './logger.js';
 import type { RegisteredTool } from './registry.js';
 import { errorResult, fromPreRendered, isPreRendered, isToolResult, toToolResult } from './results.js';
+import { deferredResult } from './structured-splice.js';
 
 /** What a tool call needs besides the tool and its arguments. */
 export interface RunToolOptions {
@@ -21,8 +22,9 @@ export interface RunToolOptions {
 /**
  * Runs one tool call: validates the arguments, runs the handler, checks its output schema, holds the result to its
  * budget, and turns every failure into an `isError` result (a ToolError's message, or a short internal error). A
- * pre-rendered result that fits its budgets is passed on as it is, its structured content parsed once and neither
- * checked nor measured again (docs/decisions/0018-pre-rendered-results.md); one over a budget takes the common path.
+ * pre-rendered result that fits its budgets is passed on as it is, neither checked nor measured again, its structured
+ * content still JSON text until something reads it (`deferredResult`; the session parses it or has the transport
+ * splice it in, docs/decisions/0018-pre-rendered-results.md); one over a budget takes the common path.
  */
 export async function runTool(
   registered: RegisteredTool,
@@ -40,7 +42,11 @@ export async function runTool(
     const budget = definition.budget ?? options.budget;
     if (isPreRendered(value)) {
       const structuredChars = value.structuredJson?.length ?? 0;
-      if (fitsBudget(value.content, structuredChars, budget, definition.mediaBudget)) return fromPreRendered(value);
+      if (fitsBudget(value.content, structuredChars, budget, definition.mediaBudget)) {
+        return value.structuredJson === undefined
+          ? { content: value.content }
+          : deferredResult(value.content, value.structuredJson);
+      }
       value = fromPreRendered(value);
     }
     let result: CallToolResult;

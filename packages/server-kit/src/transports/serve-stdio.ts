@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { format } from 'node:util';
 import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
 import type { KitServer } from '../create-server.js';
+import { markSplicing } from '../structured-splice.js';
 import { StdioTransport } from './stdio-transport.js';
 
 /** Options of `serveStdio`; the defaults are the process's own streams. */
@@ -74,14 +75,22 @@ export async function serveStdio(server: KitServer, options: StdioOptions = {}):
   input.once('close', stop);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  const connection = serveBothEras((context) => server.factory(context), {
-    transport,
-    // Once a session serves the connection, transport errors reach its own error log too; before, only here.
-    onerror: (error) =>
-      server.sessionCount === 0
-        ? server.log.warning(`MCP connection error (the connection goes on): ${error.message}`)
-        : server.log.debug(`stdio connection: ${error.message}`),
-  });
+  const connection = serveBothEras(
+    (context) => {
+      // Its answers go out through this transport, which writes pre-rendered structured content in as it is.
+      const instance = server.factory(context);
+      markSplicing(instance, transport);
+      return instance;
+    },
+    {
+      transport,
+      // Once a session serves the connection, transport errors reach its own error log too; before, only here.
+      onerror: (error) =>
+        server.sessionCount === 0
+          ? server.log.warning(`MCP connection error (the connection goes on): ${error.message}`)
+          : server.log.debug(`stdio connection: ${error.message}`),
+    },
+  );
   server.signal.addEventListener('abort', () => void connection.close(), { once: true });
   // The SDK's entry set its own onclose when it took the transport; keep it and stop the server after it.
   const sdkOnClose = transport.onclose;

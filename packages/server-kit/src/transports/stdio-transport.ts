@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { serializeMessage, specTypeSchemas } from '@modelcontextprotocol/server';
+import { splicedLine, splicesStructuredJson } from '../structured-splice.js';
 
 const isId = (value: unknown) => typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 
@@ -57,9 +58,12 @@ function preview(line: string): string {
  * session goes on. A line that is not JSON gets a parse error (-32700, id null), a batch (an array) and a request that
  * is not JSON-RPC get invalid request (-32600, with the id when it can be read), each also reported through `onerror`;
  * the SDK's own reader would skip them without a word, leaving the client waiting. While more
- * than `maxUnsentBytes` of output waits for the client to read it, no more input is read.
+ * than `maxUnsentBytes` of output waits for the client to read it, no more input is read. A tool result whose
+ * structured content is still JSON text is written with that text in place (`splicesStructuredJson`, ADR 0018).
  */
 export class StdioTransport implements Transport {
+  /** The session may hand over tool results whose structured content `send` writes in as JSON text. */
+  readonly [splicesStructuredJson] = true;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
@@ -214,7 +218,7 @@ export class StdioTransport implements Transport {
 
   /** Sends one message as a line. */
   send(message: JSONRPCMessage): Promise<void> {
-    return this.write(serializeMessage(message));
+    return this.write(splicedLine(message) ?? serializeMessage(message));
   }
 
   /** Stops reading (the input is paused when nothing else reads it) and reports the close. */
