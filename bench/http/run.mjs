@@ -3,7 +3,7 @@
 // and 64 connections, stateless (both protocol eras) and with a session (2025-11-25). The load generator (autocannon,
 // bench/http/load.mjs) runs in its own process; kit and SDK servers run side by side and take turns in short
 // alternating runs, so that load from elsewhere on the machine falls on both alike. Prints medians and kit/SDK ratios.
-//   node bench/http/run.mjs [--quick] [--write] [--soak]
+//   node bench/http/run.mjs [--quick] [--write] [--soak] [--only stateless|session]
 //   --soak adds a 3-minute soak of each kit server (RSS sampled every 30 s); --write puts the tables into README.md.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,11 +27,13 @@ const implementations = {
   kit: here('./servers/kit-server.mjs'),
   sdk: here('./servers/sdk-server.mjs'),
 };
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
 const scenarios = [
   { label: 'stateless', era: '2026-07-28', mode: 'stateless' },
   { label: 'stateless', era: '2025-11-25', mode: 'stateless' },
   { label: 'session', era: '2025-11-25', mode: 'stateful' },
-];
+].filter((scenario) => only === undefined || scenario.label === only);
 
 const expect = '"text":"bench"';
 const clientInfo = { name: 'bench', version: '1.0.0' };

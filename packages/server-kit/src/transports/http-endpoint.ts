@@ -1,15 +1,18 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { type AuthInfo, isInitializeRequest } from '@modelcontextprotocol/server';
+import {
+  type AuthInfo,
+  isInitializeRequest,
+  type WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { ResourceServerGate } from '../auth/resource-server.js';
 import type { KitServer } from '../create-server.js';
 import { KitError } from '../errors.js';
 import { checkParamHeaders, type ParamHeaderMismatch } from '../param-headers.js';
 import { cancelOnDisconnect } from './cancel-on-disconnect.js';
 import { createConnectionGate } from './connection-gate.js';
-import { fetchHandlerOnNode } from './fetch-handler-on-node.js';
+import { answerOnNode, fetchHandlerOnNode } from './fetch-handler-on-node.js';
 import { quickRoute } from './quick-route.js';
 import { isAllowedHost, isAllowedOrigin, isLoopbackHost } from './request-guards.js';
 import type { HttpListening, HttpOptions } from './serve-http.js';
@@ -99,19 +102,20 @@ export async function startHttpEndpoint(server: KitServer, options: HttpOptions)
   // start-up time of every stdio server, which never needs them.
   const [
     { createServer: createHttpServer },
-    { classifyInboundRequest, createMcpHandler, isJSONRPCNotification, isJSONRPCRequest },
-    { NodeStreamableHTTPServerTransport: StreamableHTTPServerTransport },
-  ] = await Promise.all([
-    import('node:http'),
-    import('@modelcontextprotocol/server'),
-    import('@modelcontextprotocol/node'),
-  ]);
+    {
+      classifyInboundRequest,
+      createMcpHandler,
+      isJSONRPCNotification,
+      isJSONRPCRequest,
+      WebStandardStreamableHTTPServerTransport: StreamableHTTPServerTransport,
+    },
+  ] = await Promise.all([import('node:http'), import('@modelcontextprotocol/server')]);
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const maxSessions = options.maxSessions ?? 100;
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
-  const sessions = new SessionTable<NodeStreamableHTTPServerTransport>({
+  const sessions = new SessionTable<WebStandardStreamableHTTPServerTransport>({
     maxSessions,
     idleMs: sessionIdleMs,
     evictIdleAfterMs: options.evictIdleAfterMs ?? 60_000,
@@ -181,13 +185,33 @@ export async function startHttpEndpoint(server: KitServer, options: HttpOptions)
     return scopes.length > 0 ? { scopes, tool: params.name } : undefined;
   };
 
+  // The 2025-11-25 transports are the SDK's web-standard ones, answered through the kit's Node adapter as the modern
+  // handler is (the SDK's Node transport wraps the same class in another web-request conversion per request). They
+  // never read the request's signal: a session's calls are cancelled on disconnect by `cancelOnDisconnect`, a
+  // stateless one's server is closed with its response.
+  const legacyError = (error: Error) => server.log.debug(`HTTP (2025-11-25): ${error.message}`);
+  const serveLegacy = (
+    transport: WebStandardStreamableHTTPServerTransport,
+    request: AuthenticatedRequest,
+    response: ServerResponse,
+    body: unknown,
+  ) =>
+    answerOnNode(
+      (webRequest, requestOptions) => transport.handleRequest(webRequest, requestOptions),
+      request,
+      response,
+      body,
+      legacyError,
+      false,
+    );
+
   const handleStateless = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const session = await server.connect(transport);
     response.on('close', () => {
       session.close().catch(() => {});
     });
-    await transport.handleRequest(request, response, body);
+    await serveLegacy(transport, request, response, body);
   };
 
   const handleStateful = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
@@ -198,7 +222,7 @@ export async function startHttpEndpoint(server: KitServer, options: HttpOptions)
         return sendJsonRpcError(response, 404, -32001, 'Session not found: start a new session.');
       }
       cancelOnDisconnect(transport, response, body);
-      await transport.handleRequest(request, response, body);
+      await serveLegacy(transport, request, response, body);
       return;
     }
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
@@ -215,7 +239,7 @@ export async function startHttpEndpoint(server: KitServer, options: HttpOptions)
       );
     }
     let added = false;
-    const transport: NodeStreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         added = true;
@@ -234,7 +258,7 @@ export async function startHttpEndpoint(server: KitServer, options: HttpOptions)
     };
     try {
       await server.connect(transport);
-      await transport.handleRequest(request, response, body);
+      await serveLegacy(transport, request, response, body);
     } finally {
       if (!added) sessions.release();
     }
