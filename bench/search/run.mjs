@@ -1,6 +1,7 @@
 // The search benchmark: index build, unchanged re-index and query latency through MCP, next to a ripgrep scan.
 // Usage: node bench/search/run.mjs [--files N] [--iterations N] [--backend sqlite|postgres] [--queries-only] [--bin PATH]
 //        [--index-file FILE] (with --queries-only: an index built by that --bin, e.g. of another schema)
+//        [--cold-starts N] (SQLite: N cold starts of the server and of a raw SDK server with the same tools; 0 skips)
 // (build first: npx turbo run build). --queries-only reuses the corpus and index of an earlier run and measures only
 // the queries; --bin runs another build of the server (a copy of an older dist/ and bin/) for a before/after table.
 // --backend postgres starts a throwaway PostgreSQL cluster (the database server's script) and indexes into it; the
@@ -12,6 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnTestClient } from '@mcpkit/server-kit/testing';
+import { coldStartRows, measureColdStart } from './cold-start.mjs';
 import { generateCorpus, plantedTerms } from './generate-corpus.mjs';
 
 const { values } = parseArgs({
@@ -22,6 +24,7 @@ const { values } = parseArgs({
     bin: { type: 'string' },
     backend: { type: 'string' },
     'index-file': { type: 'string' },
+    'cold-starts': { type: 'string' },
   },
 });
 const backend = values.backend ?? 'sqlite';
@@ -164,6 +167,14 @@ async function main() {
     }
   }
 
+  // Cold start next to a raw SDK server with the same tools, on this corpus and index (SQLite: the server opens the
+  // index only after answering, so the index's size should not matter).
+  const coldStarts = Number(values['cold-starts'] ?? 15);
+  const coldStart =
+    backend === 'sqlite' && coldStarts > 0
+      ? await measureColdStart({ directory: corpus, indexFile, runs: coldStarts, bins: [bin] })
+      : undefined;
+
   const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
   const rows = [
     ...(values.bin ? [`Server build: ${bin}`] : []),
@@ -189,6 +200,7 @@ async function main() {
       `| query \`${query}\` median (p95) | ${ours.median.toFixed(1)} ms (${ours.p95.toFixed(1)} ms) | ${theirs ? `${theirs.median.toFixed(0)} ms (${theirs.p95.toFixed(0)} ms)` : 'n/a'} | ${theirs ? `${(theirs.median / ours.median).toFixed(0)}x` : 'n/a'} |`,
     );
   }
+  if (coldStart) rows.push('', ...coldStartRows(coldStart, coldStarts));
   const table = rows.join('\n');
   console.log(table);
   writeFileSync(join(data, `search-results-${backend}.md`), `${table}\n`);

@@ -3,9 +3,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineSubcommand, packageVersion, runServerCommand, UsageError } from '@mcpkit/server-kit/cli';
 import type { IndexProgress, IndexReport } from './local-index/indexer.js';
-import { PostgresIndex } from './postgres-index/postgres-index.js';
 import { createProgressBar } from './progress-bar.js';
-import { createSearchServer, openSearchIndex } from './server.js';
+import { createSearchServer } from './server.js';
 import { braveProvider } from './web/brave-provider.js';
 import { searxngProvider } from './web/searxng-provider.js';
 import type { WebSearchProvider } from './web/web-search-provider.js';
@@ -131,6 +130,11 @@ const indexCommand = defineSubcommand({
     if (values.rebuild && !('indexUrl' in location)) {
       throw new UsageError('--rebuild rebuilds a shared index (--index-url); for an index file, delete the file.');
     }
+    // The index modules (better-sqlite3, pg) load only here and once a server has answered `tools/list`.
+    const [{ openSearchIndex }, { PostgresIndex }] = await Promise.all([
+      import('./open-search-index.js'),
+      import('./postgres-index/postgres-index.js'),
+    ]);
     const index = openSearchIndex({
       directories: positionals,
       ...location,

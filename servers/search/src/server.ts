@@ -1,12 +1,14 @@
 import type { LookupFunction } from 'node:net';
 import { type AnyTool, createServer, KitError, type KitServer, type LogLevel } from '@mcpkit/server-kit';
+import { AllowedDirectories } from './allowed-directories.js';
+import { DeferredIndex } from './deferred-index.js';
+import { fileUris, sharedUris } from './document-uris.js';
 import type { FetchLimits } from './fetch/guarded-fetch.js';
-import { createPageFetcher } from './fetch/page-fetcher.js';
-import { LocalIndex } from './local-index/local-index.js';
-import { PostgresIndex } from './postgres-index/postgres-index.js';
-import type { Ranking } from './postgres-index/postgres-search.js';
+import { createLazyPageFetcher } from './fetch/lazy-page-fetcher.js';
+import type { SearchIndexOptions } from './open-search-index.js';
+import { SourceRoots } from './postgres-index/source-roots.js';
+import { urlWithoutPassword } from './postgres-index/url-without-password.js';
 import { documentsResource } from './resources/documents.js';
-import type { SearchIndex } from './search-index.js';
 import { fetchUrl } from './tools/fetch-url.js';
 import { getDocument } from './tools/get-document.js';
 import { indexPath } from './tools/index-path.js';
@@ -16,21 +18,7 @@ import { webSearch } from './tools/web-search.js';
 import type { WebSearchProvider } from './web/web-search-provider.js';
 
 /** Everything the search server is built from. */
-export interface SearchServerOptions {
-  /** The directories to index, search and serve (with `indexUrl`, the folders this process writes; may be none). */
-  directories: readonly string[];
-  /** The SQLite index file; `:memory:` keeps the index in memory. Ignored when `indexUrl` is given. */
-  indexFile?: string;
-  /** A PostgreSQL URL: search an index shared with other server processes instead of an SQLite file. */
-  indexUrl?: string;
-  /** With `indexUrl`: the source name of each directory (default: the folder's name). */
-  sourceNames?: readonly string[];
-  /** With `indexUrl`: how results are ranked (default BM25). */
-  ranking?: Ranking;
-  /** Files larger than this many bytes are not indexed (default 1 MiB). */
-  maxFileSize?: number;
-  /** Files per index transaction at most (default 2000); smaller keeps requests flowing during a long run. */
-  batchFiles?: number;
+export interface SearchServerOptions extends SearchIndexOptions {
   /** Index the directories when the server starts (default true); searches wait briefly for it. */
   indexOnStart?: boolean;
   /** Watch the directories and re-index what changes (default true). */
@@ -51,19 +39,61 @@ export interface SearchServerOptions {
   version?: string;
 }
 
-/** Builds the search server: local search tools and resources, fetch_url, and web_search when configured. */
+/** How long after it starts a server opens its index when no client has listed its tools by then (HTTP, a quiet client). */
+const openAnywayMs = 1000;
+
+/**
+ * Builds the search server: local search tools and resources, fetch_url, and web_search when configured. Nothing
+ * that the first `tools/list` does not need is loaded or opened before it: the index opens (and its first indexing
+ * run starts) right after that answer, when a call first needs it, or a second after start, whichever comes first;
+ * undici and the HTML converter load on the first fetch.
+ */
 export function createSearchServer(options: SearchServerOptions): KitServer {
-  const index = openSearchIndex(options);
-  const fetcher = createPageFetcher({
+  const shared = options.indexUrl !== undefined;
+  // A local index always indexes its folders; a shared one only when this process was given some.
+  const writes = !shared || options.directories.length > 0;
+  if (writes) {
+    // Missing folders and bad source names are still refused at start, before anything is served.
+    const directories = new AllowedDirectories(options.directories);
+    if (shared) new SourceRoots(directories.roots, options.sourceNames);
+  }
+  let location: string;
+  if (options.indexUrl !== undefined) location = urlWithoutPassword(options.indexUrl);
+  else if (options.indexFile !== undefined) location = options.indexFile;
+  else throw new KitError('INVALID_OPTIONS', 'The search server needs an indexFile or an indexUrl.');
+  const index = new DeferredIndex({
+    location,
+    documentUris: shared ? sharedUris : fileUris,
+    async open() {
+      const { openSearchIndex } = await import('./open-search-index.js');
+      const opened = openSearchIndex(options);
+      const logError = (error: unknown) => server.log.error('Indexing failed', error);
+      if (opened.indexing && (options.indexOnStart ?? true)) opened.indexing.startInitialRefresh(logError);
+      if (opened.indexing && (options.watch ?? true)) opened.indexing.watch(logError);
+      return opened;
+    },
+    onOpenFailed: (error) => server.log.error(`Opening the index ${location} failed`, error),
+  });
+  const fetcher = createLazyPageFetcher({
     allowPrivate: options.allowPrivate ?? false,
     respectRobots: options.respectRobots ?? true,
     ...(options.fetchLimits ? { limits: options.fetchLimits } : {}),
     ...(options.lookup ? { lookup: options.lookup } : {}),
   });
   const tools: AnyTool[] = [search(index), getDocument(index)];
-  if (index.indexing) tools.push(indexPath(index.indexing));
+  if (writes) {
+    tools.push(
+      indexPath(async () => {
+        const indexing = (await index.open()).indexing;
+        if (!indexing) throw new KitError('INVALID_OPTIONS', 'An index opened with directories has an indexer.');
+        return indexing;
+      }),
+    );
+  }
   tools.push(indexStatus(index), fetchUrl(fetcher));
   if (options.webSearch) tools.push(webSearch(options.webSearch));
+  const openAnyway = setTimeout(() => index.start(), openAnywayMs);
+  openAnyway.unref();
   const server = createServer({
     name: 'mcpkit-search',
     version: options.version ?? '0.1.0',
@@ -74,34 +104,19 @@ export function createSearchServer(options: SearchServerOptions): KitServer {
       (options.webSearch ? ' and search the web with `web_search`.' : '.'),
     tools,
     resources: [documentsResource(index)],
+    middleware: [
+      async (request, next) => {
+        const result = await next();
+        // The answer goes out first; the index opens on the next turn of the event loop.
+        if (request.method === 'tools/list' && index.state === 'waiting') setImmediate(() => index.start());
+        return result;
+      },
+    ],
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
     async onClose() {
+      clearTimeout(openAnyway);
       await Promise.allSettled([index.close(), fetcher.close()]);
     },
   });
-  const logError = (error: unknown) => server.log.error('Indexing failed', error);
-  if (index.indexing && (options.indexOnStart ?? true)) index.indexing.startInitialRefresh(logError);
-  if (index.indexing && (options.watch ?? true)) index.indexing.watch(logError);
   return server;
-}
-
-/** The index the options name: PostgreSQL for `indexUrl`, else the SQLite file. */
-export function openSearchIndex(options: SearchServerOptions): SearchIndex {
-  const limits = {
-    ...(options.maxFileSize !== undefined ? { maxFileSize: options.maxFileSize } : {}),
-    ...(options.batchFiles !== undefined ? { batchFiles: options.batchFiles } : {}),
-  };
-  if (options.indexUrl !== undefined) {
-    return new PostgresIndex({
-      url: options.indexUrl,
-      directories: options.directories,
-      ...(options.sourceNames ? { sourceNames: options.sourceNames } : {}),
-      ...(options.ranking ? { ranking: options.ranking } : {}),
-      ...limits,
-    });
-  }
-  if (options.indexFile === undefined) {
-    throw new KitError('INVALID_OPTIONS', 'The search server needs an indexFile or an indexUrl.');
-  }
-  return new LocalIndex({ directories: options.directories, indexFile: options.indexFile, ...limits });
 }

@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { openSearchIndex } from '../src/open-search-index.js';
 import type { SearchIndex } from '../src/search-index.js';
-import { openSearchIndex, type SearchServerOptions } from '../src/server.js';
+import type { SearchServerOptions } from '../src/server.js';
 import { createTestDatabase, postgresAvailable, postgresSkipReason, type TestDatabase } from './postgres-databases.js';
 
 /** An index backend the shared suite runs on. */

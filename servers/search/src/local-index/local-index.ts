@@ -1,9 +1,8 @@
 import { dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ToolError } from '@mcpkit/server-kit';
 import { AllowedDirectories } from '../allowed-directories.js';
 import { type ReadLimits, readConfinedFile } from '../confined-file.js';
-import type { DocumentText, DocumentUris, ListedDocument, SearchIndex, SearchQuery } from '../search-index.js';
+import { fileUris } from '../document-uris.js';
+import type { DocumentText, ListedDocument, SearchIndex, SearchQuery } from '../search-index.js';
 import { DirectoryIndexing } from './directory-indexing.js';
 import { IndexDatabase } from './index-database.js';
 import type { Indexer, IndexProgress, IndexReport } from './indexer.js';
@@ -25,19 +24,6 @@ export interface LocalIndexOptions {
 
 /** How long a search waits for files that changed since they were indexed to be indexed again before answering. */
 const changedFileWaitMs = 2000;
-
-/** Documents of a local index are resources at their `file://` URIs. */
-const fileUris: DocumentUris = {
-  template: 'file://{+path}',
-  uriOf: (path) => pathToFileURL(path).href,
-  pathOf(uri) {
-    try {
-      return fileURLToPath(uri);
-    } catch {
-      throw new ToolError(`${uri} is not a file URI.`);
-    }
-  },
-};
 
 /**
  * The index of the allowed directories in one SQLite FTS5 file: the database, the indexer that fills it, and an

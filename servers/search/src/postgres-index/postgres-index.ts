@@ -2,14 +2,16 @@ import { KitError, ToolError } from '@mcpkit/server-kit';
 import pg from 'pg';
 import { AllowedDirectories } from '../allowed-directories.js';
 import type { ReadLimits } from '../confined-file.js';
+import { sharedUris } from '../document-uris.js';
 import { DirectoryIndexing } from '../local-index/directory-indexing.js';
 import type { IndexProgress, IndexReport } from '../local-index/indexer.js';
 import type { SearchPage } from '../local-index/search-query.js';
-import type { DocumentText, DocumentUris, ListedDocument, SearchIndex, SearchQuery } from '../search-index.js';
+import type { DocumentText, ListedDocument, SearchIndex, SearchQuery } from '../search-index.js';
 import { describeDatabaseError } from './database-errors.js';
 import { type Ranking, searchPostgres, searchSessionOptions } from './postgres-search.js';
 import { type PostgresWriter, postgresWriter, writerApplicationName } from './postgres-writer.js';
 import { SourceRoots } from './source-roots.js';
+import { urlWithoutPassword } from './url-without-password.js';
 
 /** How a shared index in PostgreSQL is opened. */
 export interface PostgresIndexOptions {
@@ -30,27 +32,6 @@ export interface PostgresIndexOptions {
 /** How long a read waits for this process's first indexing run, as searches do. */
 const readyWaitMs = 15_000;
 
-/** Documents of a shared index are resources at `search://source/path`: no reader needs the files on its disk. */
-const sharedUris: DocumentUris = {
-  template: 'search://{+path}',
-  uriOf: (path) => `search://${encodeURI(path)}`,
-  pathOf(uri) {
-    if (!uri.startsWith('search://')) throw new ToolError(`${uri} is not a document of this index (search://...).`);
-    return decodeURI(uri.slice('search://'.length));
-  },
-};
-
-/** The URL with its password hidden, for status lines and logs. */
-function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.href;
-  } catch {
-    return 'postgres://(unparsable URL)';
-  }
-}
-
 /**
  * A search index in PostgreSQL, shared by many server processes: readers search it and read documents from the
  * text it stores (never from their own disk); a process given folders also indexes them, taking turns with other
@@ -67,7 +48,7 @@ export class PostgresIndex implements SearchIndex {
   private readonly ranking: Ranking;
 
   constructor(options: PostgresIndexOptions) {
-    this.location = withoutPassword(options.url);
+    this.location = urlWithoutPassword(options.url);
     this.ranking = options.ranking ?? 'bm25';
     const writes = (options.directories ?? []).length > 0;
     this.pool = new pg.Pool({

@@ -2,9 +2,10 @@ import { stat } from 'node:fs/promises';
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { DirectoryIndexing } from '../local-index/directory-indexing.js';
+import { reportIndexProgress } from './indexing-progress.js';
 
 /** The `index_path` tool: adds or refreshes a directory inside the allowed ones, with progress and cancellation. */
-export function indexPath(indexing: DirectoryIndexing) {
+export function indexPath(openIndexing: () => Promise<DirectoryIndexing>) {
   return defineTool({
     name: 'index_path',
     title: 'Index a directory',
@@ -16,21 +17,14 @@ export function indexPath(indexing: DirectoryIndexing) {
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async handler({ path }, { signal, progress }) {
+      const indexing = await openIndexing();
       const { path: directory } = await indexing.directories.resolveExisting(path);
       if (!(await stat(directory)).isDirectory()) {
         throw new ToolError(`${path} is a file; pass a directory (files are picked up by indexing their folder).`);
       }
       const report = await indexing.indexer.refresh(directory, {
         signal,
-        onProgress: (state) => {
-          if (state.phase === 'indexing' && state.total !== undefined) {
-            progress(state.done, state.total, `Indexed ${state.done} of ${state.total} changed files`).catch(() => {});
-          } else if (state.phase === 'merging') {
-            progress(state.done, state.total, 'Merging the index').catch(() => {});
-          } else if (state.phase === 'scanning') {
-            progress(0, undefined, `Scanned ${state.done} files`).catch(() => {});
-          }
-        },
+        onProgress: (state) => reportIndexProgress(progress, state),
       });
       return {
         content: [

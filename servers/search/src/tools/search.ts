@@ -2,6 +2,7 @@ import { decodeCursor, defineTool, encodeCursor, ToolError } from '@mcpkit/serve
 import { z } from 'zod';
 import type { SearchHit } from '../local-index/search-query.js';
 import type { SearchIndex } from '../search-index.js';
+import { whenIndexReady } from './indexing-progress.js';
 
 /** How long a search waits for the first indexing run before answering from what is indexed so far. */
 const readyWaitMs = 15_000;
@@ -33,7 +34,7 @@ export function search(index: SearchIndex) {
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     budget: 20_000,
     truncationHint: 'Lower limit, narrow the query or use path_glob.',
-    async handler({ query, limit = 10, cursor, path_glob }, { signal }) {
+    async handler({ query, limit = 10, cursor, path_glob }, { signal, progress }) {
       let offset = 0;
       if (cursor !== undefined) {
         const state = decodeCursor(cursor);
@@ -42,7 +43,7 @@ export function search(index: SearchIndex) {
         }
         offset = state.offset;
       }
-      const ready = await index.whenReady(readyWaitMs);
+      const ready = await whenIndexReady(index, readyWaitMs, progress);
       const page = await index.search(
         { query, limit, offset, ...(path_glob ? { pathGlob: path_glob } : {}) },
         { signal },

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolError } from '@mcpkit/server-kit';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { formatSeconds } from '../format-duration.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -40,6 +40,8 @@ export async function getProviderJson(url: URL, options: ProviderRequestOptions)
   const { providerName } = options;
   const maxRetries = options.maxRetries ?? 2;
   for (let attempt = 0; ; attempt++) {
+    // undici loads on the first call, not when the server starts (most sessions never search the web).
+    const { request } = await import('undici');
     await options.limiter.acquire(options.signal);
     const timeout = AbortSignal.timeout(options.timeoutMs);
     let response: Dispatcher.ResponseData;
