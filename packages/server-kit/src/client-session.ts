@@ -21,7 +21,6 @@ import { identityOf } from './auth/identity.js';
 import type { ClientInfo, RequestContext } from './context.js';
 import type { Completer, ResourceListing } from './define-resource.js';
 import { errorMessage, ToolError } from './errors.js';
-import { getPrompt } from './get-prompt.js';
 import { describeIssues } from './json-schema.js';
 import { createLogger, isLevelEnabled, type Logger, type LogLevel, type LogSink } from './logger.js';
 import {
@@ -32,12 +31,11 @@ import {
   runMiddleware,
 } from './middleware/middleware.js';
 import { type Page, paginate } from './pagination.js';
-import { readResource } from './read-resource.js';
 import type { Registry } from './registry.js';
 import { RequestError } from './request-error.js';
 import { errorResult } from './results.js';
 import type { AskOptions, InputRounds, RoundRequest } from './rounds/input-rounds.js';
-import { createModernAsks } from './rounds/modern-asks.js';
+import type { ModernAsks } from './rounds/modern-asks.js';
 import { runTool } from './run-tool.js';
 import { settleToolResult, transportSplices } from './structured-splice.js';
 import { createModernToolContext, createToolContext } from './tool-context.js';
@@ -87,8 +85,8 @@ export interface SessionOwner {
   readonly pageSize: number;
   readonly stderr: LogSink;
   readonly log: Logger;
-  /** Runs modern-era calls in rounds (asks become `input_required` results). */
-  readonly rounds: InputRounds;
+  /** Runs modern-era calls in rounds (asks become `input_required` results); loaded by the first such call. */
+  rounds(): Promise<InputRounds>;
   /** Cache hints per operation, for modern-era answers. */
   readonly cache?: ServerOptions['cacheHints'];
   /** The server's middleware, outermost first; empty for none. */
@@ -102,6 +100,15 @@ function logNotification(level: LogLevel, logger: string, message: string, data:
   const payload = data === undefined ? message : { message, data: data instanceof Error ? data.message : data };
   return { method: 'notifications/message', params: { level, logger, data: payload } };
 }
+
+// What no tools/list needs is loaded by the first request that does (ADR 0020): prompts/get, resources/read, and the
+// asks of a modern-era round.
+let promptModule: Promise<typeof import('./get-prompt.js')> | undefined;
+let resourceModule: Promise<typeof import('./read-resource.js')> | undefined;
+let modernAsksModule: Promise<typeof import('./rounds/modern-asks.js')> | undefined;
+const loadGetPrompt = () => (promptModule ??= import('./get-prompt.js'));
+const loadReadResource = () => (resourceModule ??= import('./read-resource.js'));
+const loadModernAsks = () => (modernAsksModule ??= import('./rounds/modern-asks.js'));
 
 /** How the SDK reports an answer that found no connection to travel on: the client went away first. */
 const clientGone = /No connection established|Not connected/;
@@ -295,7 +302,7 @@ export class ClientSession implements KitSession {
   private async inRounds<Result extends ServerResult>(
     call: Parameters<InputRounds['run']>[0],
     extra: Extra,
-    run: (asks: ReturnType<typeof createModernAsks>, signal: () => AbortSignal) => Promise<Result>,
+    run: (asks: ModernAsks, signal: () => AbortSignal) => Promise<Result>,
   ): Promise<ServerResult> {
     const clientCapabilities = envelopeOf(extra)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
     const request: RoundRequest = {
@@ -306,7 +313,8 @@ export class ClientSession implements KitSession {
         : {}),
       ...(clientCapabilities ? { clientCapabilities } : {}),
     };
-    const outcome = await this.owner.rounds.run(call, request, extra.mcpReq.signal, (asker, signal) =>
+    const [rounds, { createModernAsks }] = await Promise.all([this.owner.rounds(), loadModernAsks()]);
+    const outcome = await rounds.run(call, request, extra.mcpReq.signal, (asker, signal) =>
       run(createModernAsks(asker, clientCapabilities), signal),
     );
     return outcome.kind === 'complete' ? outcome.value : (outcome.result as ServerResult);
@@ -536,10 +544,14 @@ export class ClientSession implements KitSession {
       'ReadResourceRequest',
       (request, extra) => {
         const { uri } = request.params;
-        if (this.era === 'legacy') return readResource(registry, uri, this.requestContext(extra), this.owner.log);
+        if (this.era === 'legacy') {
+          return loadReadResource().then(({ readResource }) =>
+            readResource(registry, uri, this.requestContext(extra), this.owner.log),
+          );
+        }
         // A modern client has no session to remember roots by: a read that needs them asks within the request.
-        return this.inRounds({ method: 'resources/read', target: uri }, extra, (asks, signal) =>
-          readResource(
+        return this.inRounds({ method: 'resources/read', target: uri }, extra, async (asks, signal) =>
+          (await loadReadResource()).readResource(
             registry,
             uri,
             Object.assign(this.requestContext(extra, signal), { roots: (options?: AskOptions) => asks.roots(options) }),
@@ -581,16 +593,19 @@ export class ClientSession implements KitSession {
         const { name, arguments: args } = request.params;
         if (this.era === 'legacy') {
           const context = createToolContext(this.requestContext(extra), extra, this);
-          return getPrompt(registry, name, args, context, this.owner.log);
+          return loadGetPrompt().then(({ getPrompt }) => getPrompt(registry, name, args, context, this.owner.log));
         }
-        return this.inRounds({ method: 'prompts/get', target: name, arguments: args ?? {} }, extra, (asks, signal) =>
-          getPrompt(
-            registry,
-            name,
-            args,
-            createModernToolContext(this.requestContext(extra, signal), extra, asks),
-            this.owner.log,
-          ),
+        return this.inRounds(
+          { method: 'prompts/get', target: name, arguments: args ?? {} },
+          extra,
+          async (asks, signal) =>
+            (await loadGetPrompt()).getPrompt(
+              registry,
+              name,
+              args,
+              createModernToolContext(this.requestContext(extra, signal), extra, asks),
+              this.owner.log,
+            ),
         ).catch((error: unknown) => {
           // The round limits of a prompt are the client's problem to fix, like its arguments.
           if (ToolError.isInstance(error)) throw new RequestError(ErrorCode.InvalidParams, error.message);

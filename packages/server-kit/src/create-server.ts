@@ -9,9 +9,8 @@ import { createLogger, type Logger, type LogLevel, stderrSink } from './logger.j
 import type { Middleware } from './middleware/middleware.js';
 import type { ParamHeader } from './param-headers.js';
 import { Registry } from './registry.js';
-import { createInputRounds } from './rounds/input-rounds.js';
-import { resolveRequestStateKey } from './rounds/request-state-key.js';
-import { createRoundStateCodec } from './rounds/round-state.js';
+import type { InputRounds } from './rounds/input-rounds.js';
+import { configuredRequestStateKey, randomRequestStateKey } from './rounds/request-state-key.js';
 
 /** How a server is declared. */
 export interface ServerOptions {
@@ -116,6 +115,21 @@ export interface OfferNotifier {
   resourceUpdated(uri: string): void;
 }
 
+/** The round engine that signs request state with `key`, its modules loaded on first use. */
+async function loadInputRounds(key: Uint8Array, settings: ServerOptions['requestState']): Promise<InputRounds> {
+  const [{ createInputRounds }, { createRoundStateCodec }] = await Promise.all([
+    import('./rounds/input-rounds.js'),
+    import('./rounds/round-state.js'),
+  ]);
+  return createInputRounds({
+    codec: createRoundStateCodec({
+      key,
+      ...(settings?.ttlSeconds !== undefined ? { ttlSeconds: settings.ttlSeconds } : {}),
+    }),
+    ...(settings?.maxRounds !== undefined ? { maxRounds: settings.maxRounds } : {}),
+  });
+}
+
 /** Builds a server from its declarations; checks names and URIs for duplicates at once. */
 export function createServer(options: ServerOptions): KitServer {
   const registry = new Registry();
@@ -129,14 +143,14 @@ export function createServer(options: ServerOptions): KitServer {
     throw new KitError('INVALID_OPTIONS', `Server "${options.name}": budget and pageSize must be positive integers.`);
   }
 
-  const stateKey = resolveRequestStateKey(options.requestState?.key, process.env);
-  const rounds = createInputRounds({
-    codec: createRoundStateCodec({
-      key: stateKey.key,
-      ...(options.requestState?.ttlSeconds !== undefined ? { ttlSeconds: options.requestState.ttlSeconds } : {}),
-    }),
-    ...(options.requestState?.maxRounds !== undefined ? { maxRounds: options.requestState.maxRounds } : {}),
-  });
+  // The key is checked now; the round engine (and the random key when none is configured) is loaded by the first
+  // modern-era request that runs in rounds, so a server that only lists its tools never loads it (ADR 0020).
+  const configuredKey = configuredRequestStateKey(options.requestState?.key, process.env);
+  let rounds: Promise<InputRounds> | undefined;
+  const loadRounds = () => {
+    rounds ??= loadInputRounds(configuredKey ?? randomRequestStateKey(), options.requestState);
+    return rounds;
+  };
 
   const shutdown = new AbortController();
   const sessions = new Set<ClientSession>();
@@ -157,7 +171,7 @@ export function createServer(options: ServerOptions): KitServer {
     pageSize,
     stderr,
     log: createLogger(stderr),
-    rounds,
+    rounds: loadRounds,
     middleware: options.middleware ?? [],
     ...(options.cache ? { cache: options.cache } : {}),
     ...(options.onRootsChanged
@@ -183,7 +197,7 @@ export function createServer(options: ServerOptions): KitServer {
     get sessionCount() {
       return sessions.size;
     },
-    requestStateKeyIsRandom: stateKey.random,
+    requestStateKeyIsRandom: configuredKey === undefined,
     paramHeadersOf: (toolName) => registry.tools.get(toolName)?.paramHeaders ?? [],
     scopesOf: (toolName) => registry.tools.get(toolName)?.definition.scopes ?? [],
     addNotifier(notifier) {

@@ -1,7 +1,5 @@
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { ToolError } from '../errors.js';
-import { compiledModule } from './compiled-module.js';
 import type { TaskReply, TaskRequest } from './task-protocol.js';
 
 /** A function to run off the main thread: the export `name` of the compiled ES module at `module`. */
@@ -42,7 +40,10 @@ interface Job {
   /** Set when the job is sent to a worker; replies carry it back. */
   id?: number;
   label: string;
-  request: Omit<TaskRequest, 'id'>;
+  /** Set once the task module is found, before the job is dispatched. */
+  request?: Omit<TaskRequest, 'id'>;
+  /** True once the job has its outcome: a job cancelled while the threads were loading is never dispatched. */
+  done?: boolean;
   resolve(output: unknown): void;
   fail(error: Error): void;
   slot?: Slot;
@@ -55,6 +56,33 @@ interface Slot {
 
 const defaultMaxMemoryMb = 512;
 
+/** What starting workers needs: loaded by the first run, not when a server creates its pool at start (ADR 0020). */
+interface Threads {
+  Worker: typeof Worker;
+  availableParallelism(): number;
+  compiledModule(module: URL): URL;
+}
+
+let threadsLoading: Promise<Threads> | undefined;
+/** Set once {@link loadThreads} has resolved, so later runs dispatch without waiting a turn. */
+let threads: Threads | undefined;
+
+function loadThreads(): Promise<Threads> {
+  threadsLoading ??= Promise.all([
+    import('node:worker_threads'),
+    import('node:os'),
+    import('./compiled-module.js'),
+  ]).then(([workerThreads, os, compiled]) => {
+    threads = {
+      Worker: workerThreads.Worker,
+      availableParallelism: os.availableParallelism,
+      compiledModule: compiled.compiledModule,
+    };
+    return threads;
+  });
+  return threadsLoading;
+}
+
 /**
  * Creates a pool of worker threads for CPU-heavy steps on untrusted input (diffs, HTML conversion, large regex
  * scans): the main thread stays free for other requests, and a run that passes its deadline or is cancelled is
@@ -62,15 +90,16 @@ const defaultMaxMemoryMb = 512;
  * alive. Module-level state of a task module lives as long as its worker, so compile-once caches work.
  */
 export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
-  const size = options.size ?? Math.max(2, Math.min(4, availableParallelism()));
+  let size = options.size;
   const maxMemoryMb = options.maxMemoryMb ?? defaultMaxMemoryMb;
   const slots: Slot[] = [];
   const waiting: Job[] = [];
   let nextId = 0;
   let closed = false;
 
-  function startWorker(): Slot {
-    const worker = new Worker(compiledModule(new URL('./task-worker.js', import.meta.url)), {
+  /** Starts a worker; called only once the threads are loaded (every job is dispatched after that). */
+  function startWorker(loaded: Threads): Slot {
+    const worker = new loaded.Worker(loaded.compiledModule(new URL('./task-worker.js', import.meta.url)), {
       resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb },
     });
     const slot: Slot = { worker };
@@ -101,7 +130,9 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   }
 
   function dispatch(job: Job): void {
-    const slot = slots.find((candidate) => !candidate.job) ?? (slots.length < size ? startWorker() : undefined);
+    const loaded = threads as Threads;
+    size ??= Math.max(2, Math.min(4, loaded.availableParallelism()));
+    const slot = slots.find((candidate) => !candidate.job) ?? (slots.length < size ? startWorker(loaded) : undefined);
     if (!slot) {
       waiting.push(job);
       return;
@@ -110,7 +141,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
     slot.job = job;
     job.slot = slot;
     slot.worker.ref();
-    slot.worker.postMessage({ id: job.id, ...job.request } satisfies TaskRequest);
+    slot.worker.postMessage({ id: job.id, ...(job.request as Omit<TaskRequest, 'id'>) } satisfies TaskRequest);
   }
 
   /** A slot's job is done: the worker idles (unreferenced) and takes the next waiting job. */
@@ -152,12 +183,12 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
         let timer: NodeJS.Timeout | undefined;
         const signal = runOptions.signal;
         const settle = () => {
+          job.done = true;
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
         };
         const job: Job = {
           label,
-          request: { module: compiledModule(task.module).href, name: task.name, input },
           resolve(output) {
             settle();
             resolve(output as Output);
@@ -174,7 +205,18 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
           () => cancel(job, new ToolError(`Stopped ${label} after ${seconds} s, its time limit. Ask for less.`)),
           runOptions.timeoutMs,
         );
-        dispatch(job);
+        const enqueue = (loaded: Threads) => {
+          if (job.done) return;
+          try {
+            job.request = { module: loaded.compiledModule(task.module).href, name: task.name, input };
+          } catch (error) {
+            job.fail(error as Error);
+            return;
+          }
+          dispatch(job);
+        };
+        if (threads) enqueue(threads);
+        else loadThreads().then(enqueue, (error: Error) => job.fail(error));
       });
     },
 
