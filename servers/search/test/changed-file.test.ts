@@ -50,3 +50,45 @@ it('a same-size edit with the old mtime is caught by the digest and never shows 
   expect(hit).toMatchObject({ path: file, changed: true, snippet: changedFileSnippet });
   expect(hit?.snippet).not.toContain('crosswalk');
 });
+
+it('a hit reads only its passage: an edit elsewhere in the file (same size and mtime) leaves it shown, one inside it does not', async () => {
+  const file = join(directory, 'long.md');
+  const paragraph = (word: string) =>
+    `${Array.from({ length: 30 }, (_, line) => `${word} line ${line}`).join('\n')}\n\n`;
+  const original = `${paragraph('alpha')}${paragraph('beta')}${paragraph('gamma')}`;
+  await writeFile(file, original);
+  const when = new Date('2024-01-01T00:00:00Z');
+  await utimes(file, when, when);
+  await index.refreshAll();
+  expect(index.database.getDocument(file)?.spans).not.toBeNull();
+  const search = (query: string) =>
+    searchIndex(index.database, { query, limit: 10, offset: 0, roots: index.directories.roots }).hits;
+  const [before] = search('gamma');
+  expect(before?.snippet).toContain('**gamma** line');
+  // The first passage's words change, same length, same mtime: the gamma passage's bytes are as indexed.
+  await writeFile(file, original.replace('alpha line 1\n', 'ALPHA LINE 1\n'));
+  await utimes(file, when, when);
+  expect(search('gamma')[0]).toEqual(before);
+  // Now the very line the hit points at: its passage's digest no longer matches.
+  const lines = original.split('\n');
+  const shown = (before?.line ?? 0) - 1;
+  lines[shown] = (lines[shown] ?? '').toUpperCase();
+  await writeFile(file, lines.join('\n'));
+  await utimes(file, when, when);
+  expect(search('gamma')[0]).toMatchObject({ path: file, changed: true, snippet: changedFileSnippet });
+});
+
+it('an HTML file is read whole again and checked by its digest (its passages are not stretches of the file)', async () => {
+  const file = join(directory, 'page.html');
+  await writeFile(file, '<html><title>Zebra</title><body><p>the zebra crossing</p></body></html>\n');
+  const when = new Date('2024-01-01T00:00:00Z');
+  await utimes(file, when, when);
+  await index.refreshAll();
+  expect(index.database.getDocument(file)?.spans).toBeNull();
+  const search = () =>
+    searchIndex(index.database, { query: 'crossing', limit: 10, offset: 0, roots: index.directories.roots }).hits;
+  expect(search()[0]?.snippet).toContain('**crossing**');
+  await writeFile(file, '<html><title>Zebra</title><body><p>the zebra crosswalk</p></body></html>\n');
+  await utimes(file, when, when);
+  expect(search()[0]).toMatchObject({ path: file, changed: true, snippet: changedFileSnippet });
+});

@@ -15,8 +15,11 @@ export const passageTokenizer = 'porter unicode61 remove_diacritics 2';
 /** SQLite's page size for a new index file. */
 const pageBytes = 8192;
 
-/** Version 2: contentless passages (the text is read again from the files), a digest per file. */
-const schemaVersion = '2';
+/**
+ * Version 3: contentless passages (the text is read again from the files), a digest per file, and per file the byte
+ * range, first line and digest of each passage (`spans`), so that a hit reads only its passage.
+ */
+const schemaVersion = '3';
 
 /** What the index stores about a file besides its passages. */
 export interface StoredDocument {
@@ -30,6 +33,8 @@ export interface StoredDocument {
   text: boolean;
   /** The digest of the bytes indexed (`contentDigest`), to tell at query time whether the file still holds them. */
   digest: Uint8Array;
+  /** Each passage's byte range, line and digest (`encodeSpans`); null when hits read the whole file (HTML). */
+  spans: Uint8Array | null;
 }
 
 /** One passage to store: where it starts and its text. */
@@ -49,6 +54,8 @@ export interface DocumentInput {
   text: boolean;
   /** The digest of the file's bytes (`contentDigest`). */
   digest: Uint8Array;
+  /** Each passage's byte range, line and digest (`encodeSpans`), when every passage is a stretch of the file's bytes. */
+  spans?: Uint8Array;
   passages: PassageInput[];
 }
 
@@ -73,14 +80,16 @@ export class IndexDatabase {
     const database = this.database;
     this.statements = {
       insertDocument: database.prepare(
-        `INSERT INTO documents (path, size, mtime_ms, title, line_count, text, digest) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO documents (path, size, mtime_ms, title, line_count, text, digest, spans)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       updateDocument: database.prepare(
-        `UPDATE documents SET size = ?, mtime_ms = ?, title = ?, line_count = ?, text = ?, digest = ? WHERE id = ?`,
+        `UPDATE documents SET size = ?, mtime_ms = ?, title = ?, line_count = ?, text = ?, digest = ?, spans = ?
+         WHERE id = ?`,
       ),
       findDocument: database.prepare(`SELECT id FROM documents WHERE path = ?`),
       getDocument: database.prepare(
-        `SELECT id, path, size, mtime_ms AS mtimeMs, title, line_count AS lineCount, text, digest
+        `SELECT id, path, size, mtime_ms AS mtimeMs, title, line_count AS lineCount, text, digest, spans
          FROM documents WHERE path = ?`,
       ),
       deleteDocument: database.prepare(`DELETE FROM documents WHERE id = ?`),
@@ -124,7 +133,8 @@ export class IndexDatabase {
         title TEXT NOT NULL,
         line_count INTEGER NOT NULL,
         text INTEGER NOT NULL,
-        digest BLOB NOT NULL
+        digest BLOB NOT NULL,
+        spans BLOB
       );
       CREATE VIRTUAL TABLE passages USING fts5(
         title, path, body,
@@ -191,6 +201,7 @@ export class IndexDatabase {
         document.lineCount,
         document.text ? 1 : 0,
         document.digest,
+        document.spans ?? null,
         id,
       );
     } else {
@@ -202,6 +213,7 @@ export class IndexDatabase {
         document.lineCount,
         document.text ? 1 : 0,
         document.digest,
+        document.spans ?? null,
       );
       id = Number(inserted.lastInsertRowid);
     }

@@ -4,6 +4,7 @@ import { readOpenedFile } from '../confined-file.js';
 import { contentDigest } from './content-digest.js';
 import { type WalkedFile, walkFiles } from './file-walker.js';
 import type { IndexedDocument, IndexWriter } from './index-writer.js';
+import { encodeSpans, passageSpans } from './passage-spans.js';
 import { splitPassages } from './passages.js';
 import { extractText, looksBinary } from './text-extraction.js';
 
@@ -54,6 +55,8 @@ const batchBytes = 2 * 1024 * 1024;
 const bulkFiles = 1000;
 /** A batch's writes yield to the event loop after this long, so requests keep flowing during a large batch. */
 const sliceMs = 20;
+/** The file digest of a document whose hits are checked otherwise (binary: never shown; spans: per passage). */
+const noDigest = Buffer.alloc(0);
 /** Files read from disk at once. */
 const readConcurrency = 16;
 
@@ -242,7 +245,7 @@ export class Indexer {
             title: '',
             lineCount: 0,
             text: false,
-            digest: Buffer.alloc(0), // never shown: nothing to check
+            digest: noDigest, // never shown: nothing to check
             passages: [],
             content: '',
           });
@@ -250,6 +253,9 @@ export class Indexer {
         }
         const { text, title } = extractText(file.path, bytes);
         const { passages, lineCount } = splitPassages(text);
+        // A hit reads only its passage's bytes, checked by the passage's own digest; a file whose passages are not
+        // stretches of its bytes (HTML) is read whole again and checked by the file's digest.
+        const spans = passageSpans(bytes, passages);
         documents.push({
           ...file,
           root,
@@ -257,7 +263,8 @@ export class Indexer {
           title,
           lineCount,
           text: true,
-          digest: contentDigest(bytes),
+          digest: spans ? noDigest : contentDigest(bytes),
+          ...(spans ? { spans: encodeSpans(spans) } : {}),
           passages,
           content: text,
         });

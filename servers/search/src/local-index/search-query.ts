@@ -2,7 +2,13 @@ import { sep } from 'node:path';
 import { compileGlob, ToolError } from '@mcpkit/server-kit/task';
 import type Database from 'better-sqlite3';
 import { passagesPerDocument, passageTokenizer, rankWeights } from './index-database.js';
-import { readStoredPassages, type StoredPassages, type StoredText } from './stored-passages.js';
+import {
+  readStoredPassage,
+  readStoredPassages,
+  type StoredPassage,
+  type StoredPassages,
+  type StoredText,
+} from './stored-passages.js';
 import { assertTermsBounded } from './term-bound.js';
 
 /** One search hit: a passage of a document, pointed at by the line of its first match. */
@@ -97,12 +103,12 @@ export function searchIndex(database: { readonly connection: Database.Database }
   // The kit's matcher costs at most pattern length times path length per path: no glob can stall the loop below.
   const matchesGlob = request.pathGlob ? compileGlob(request.pathGlob, { dot: true }) : undefined;
   const wanted = request.offset + request.limit + 1;
-  type Document = { path: string; title: string; size: number; mtimeMs: number; digest: Buffer };
+  type Document = StoredText & { title: string };
   type Row = { rowid: number; id: number; path: string; title: string; rank: number; stored: StoredText };
   const rows: Row[] = [];
   const documents = new Map<number, Document | undefined>();
   const documentOf = connection.prepare(
-    `SELECT path, title, size, mtime_ms AS mtimeMs, digest FROM documents WHERE id = ?`,
+    `SELECT path, title, size, mtime_ms AS mtimeMs, digest, spans FROM documents WHERE id = ?`,
   );
   const perDocument = new Map<number, number>();
   try {
@@ -176,13 +182,8 @@ function describeHits(
   try {
     return page.map((row, index): SearchHit => {
       const score = Math.round(-row.rank * 1000) / 1000;
-      let file = files.get(row.id);
-      if (!file) {
-        file = readStoredPassages(row.stored);
-        files.set(row.id, file);
-      }
-      const passage = 'passages' in file ? file.passages[row.rowid % passagesPerDocument] : undefined;
-      if (!passage)
+      const passage = storedPassage(row, files);
+      if ('changed' in passage)
         return { path: row.path, line: 1, title: row.title, score, snippet: changedFileSnippet, changed: true };
       const root = roots.find((candidate) =>
         row.path.startsWith(candidate.endsWith(sep) ? candidate : candidate + sep),
@@ -200,6 +201,25 @@ function describeHits(
   } finally {
     connection.exec(`ROLLBACK TO ${hitPassages}; RELEASE ${hitPassages}`);
   }
+}
+
+/**
+ * The passage of a hit as it was indexed: its byte range alone for a file indexed with spans, else the whole file
+ * read again (once per page for a file with several hits).
+ */
+function storedPassage(
+  row: { rowid: number; id: number; stored: StoredText },
+  files: Map<number, StoredPassages>,
+): StoredPassage {
+  const index = row.rowid % passagesPerDocument;
+  const { spans } = row.stored;
+  if (spans) return readStoredPassage({ ...row.stored, spans }, index);
+  let file = files.get(row.id);
+  if (!file) {
+    file = readStoredPassages(row.stored);
+    files.set(row.id, file);
+  }
+  return ('passages' in file ? file.passages[index] : undefined) ?? { changed: true };
 }
 
 /** A snippet with matches between U+E000 and U+E001 as one line of Markdown with the matches in bold. */

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import { contentDigest } from './content-digest.js';
 import type { PassageInput } from './index-database.js';
+import { passageDigest, passageText, spanAt } from './passage-spans.js';
 import { splitPassages } from './passages.js';
 import { extractText } from './text-extraction.js';
 
@@ -10,7 +11,12 @@ export interface StoredText {
   size: number;
   mtimeMs: number;
   digest: Uint8Array;
+  /** Each passage's byte range, line and digest (`encodeSpans`); null when the whole file is read again. */
+  spans: Uint8Array | null;
 }
+
+/** One passage as it was indexed, or the sign that it cannot be shown (the file changed or cannot be read). */
+export type StoredPassage = PassageInput | { changed: true };
 
 /** The passages of a file as they were indexed, or why they cannot be shown (the file changed or cannot be read). */
 export type StoredPassages = { passages: PassageInput[] } | { changed: true };
@@ -18,25 +24,25 @@ export type StoredPassages = { passages: PassageInput[] } | { changed: true };
 // No final symlink followed, no blocking on a FIFO swapped in, no controlling tty.
 const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 
-function readExactly(descriptor: number, size: number): Buffer | undefined {
-  // One byte more than stored: a file that grew since its fstat reads as changed, and no more than that is read.
-  const bytes = Buffer.allocUnsafe(size + 1);
+/** Reads `length` bytes at `position`, and one more when `probeEnd`; undefined when the file holds other than that. */
+function readExactly(descriptor: number, position: number, length: number, probeEnd: boolean): Buffer | undefined {
+  // With one byte more than stored, a file that grew since its fstat reads as changed, and no more than that is read.
+  const bytes = Buffer.allocUnsafe(length + (probeEnd ? 1 : 0));
   let total = 0;
   while (total < bytes.length) {
-    const read = readSync(descriptor, bytes, total, bytes.length - total, total);
+    const read = readSync(descriptor, bytes, total, bytes.length - total, position + total);
     if (read === 0) break;
     total += read;
   }
-  return total === size ? bytes.subarray(0, size) : undefined;
+  return total === length ? bytes.subarray(0, length) : undefined;
 }
 
 /**
- * Reads a file again to recover the passages the index holds only as terms (the index keeps no copy of the text):
- * the same extraction and split as at indexing time. The file must be the very one indexed: a regular file at the
- * same real path (no link swapped in on the way), with the stored size, mtime and digest; anything else reads as
- * changed, so a hit never shows a snippet or a line number from text that the ranking did not see.
+ * Opens the stored file and checks that it is the very one indexed, up to its bytes: a regular file at the same real
+ * path (no link swapped in on the way, none followed at the end, no FIFO waited on), of the stored size and mtime.
+ * Runs `read` on the descriptor then; anything else, or any error, reads as changed.
  */
-export function readStoredPassages(document: StoredText): StoredPassages {
+function withCheckedFile<T>(document: StoredText, read: (descriptor: number) => T | undefined): T | { changed: true } {
   let descriptor: number;
   try {
     descriptor = openSync(document.path, readFlags);
@@ -52,12 +58,39 @@ export function readStoredPassages(document: StoredText): StoredPassages {
     const real =
       process.platform === 'linux' ? readlinkSync(`/proc/self/fd/${descriptor}`) : realpathSync(document.path);
     if (real !== document.path) return { changed: true };
-    const bytes = readExactly(descriptor, document.size);
-    if (!bytes || !contentDigest(bytes).equals(document.digest)) return { changed: true };
-    return { passages: splitPassages(extractText(document.path, bytes).text).passages };
+    return read(descriptor) ?? { changed: true };
   } catch {
     return { changed: true };
   } finally {
     closeSync(descriptor);
   }
+}
+
+/**
+ * One passage of a file indexed with spans, read from its byte range alone: after the checks of the whole file
+ * (`withCheckedFile`), the range's bytes must have the passage's stored digest, so a hit never shows a snippet or a
+ * line number from text that the ranking did not see.
+ */
+export function readStoredPassage(document: StoredText & { spans: Uint8Array }, index: number): StoredPassage {
+  const span = spanAt(document.spans, index);
+  if (!span || span.start + span.length > document.size) return { changed: true };
+  return withCheckedFile(document, (descriptor) => {
+    const bytes = readExactly(descriptor, span.start, span.length, false);
+    if (!bytes || !passageDigest(bytes).equals(span.digest)) return undefined;
+    return { line: span.line, body: passageText(bytes, span.start === 0) };
+  });
+}
+
+/**
+ * Reads a file indexed without spans (HTML) again to recover the passages the index holds only as terms (the index
+ * keeps no copy of the text): the same extraction and split as at indexing time. The file must be the very one indexed: a regular file at the
+ * same real path (no link swapped in on the way), with the stored size, mtime and digest; anything else reads as
+ * changed, so a hit never shows a snippet or a line number from text that the ranking did not see.
+ */
+export function readStoredPassages(document: StoredText): StoredPassages {
+  return withCheckedFile(document, (descriptor) => {
+    const bytes = readExactly(descriptor, 0, document.size, true);
+    if (!bytes || !contentDigest(bytes).equals(document.digest)) return undefined;
+    return { passages: splitPassages(extractText(document.path, bytes).text).passages };
+  });
 }
