@@ -12,6 +12,9 @@ import type {
 } from '../engine.js';
 import { describeSqliteError } from './sqlite-errors.js';
 
+/** Bytes of the database file SQLite maps into memory for reading (1 GiB; the rest is read with read()). */
+const mappedBytes = 1024 * 1024 * 1024;
+
 /** How a connection is opened and how much of a result it hands back. */
 export interface SqliteConnectionOptions {
   file: string;
@@ -42,6 +45,10 @@ export class SqliteConnection {
     this.options = options;
     this.db = new Database(options.file, { readonly: !options.writable, fileMustExist: true, timeout: 1000 });
     this.db.pragma('foreign_keys = ON');
+    // Reads come straight from the file's pages mapped into memory instead of a read() copy of each: a scan of the
+    // bench's 1M rows takes about two thirds of the time. The memory watch counts anonymous memory only, so mapped
+    // pages of a big file never look like a runaway value (ADR 0204).
+    this.db.pragma(`mmap_size = ${mappedBytes}`);
     this.queryOnly = this.db.prepare('PRAGMA query_only = ON');
     this.queryWrites = options.writable ? this.db.prepare('PRAGMA query_only = OFF') : undefined;
     this.lastChange = this.db.prepare('SELECT changes() AS changes, last_insert_rowid() AS rowid').safeIntegers(true);

@@ -14,7 +14,7 @@ import type {
   TableSummary,
 } from '../engine.js';
 import type { SqliteConnectionOptions } from './sqlite-connection.js';
-import { WorkerError, WorkerPool, WorkerProcess } from './worker-pool.js';
+import { CallStop, WorkerError, WorkerPool, WorkerProcess } from './worker-pool.js';
 
 /** How the SQLite engine opens its file and bounds its work. */
 export interface SqliteEngineOptions {
@@ -46,6 +46,8 @@ function workerEntry(): string {
   if (existsSync(here)) return here;
   return here.replace(/([\\/])src([\\/]engines[\\/]sqlite[\\/])/, '$1dist$2');
 }
+
+const stopAtDeadline = (stop: CallStop) => stop.stop('deadline');
 
 function stopped(reason: 'deadline' | 'cancel', timeoutMs: number): ToolError {
   if (reason === 'cancel') return new ToolError('The statement was cancelled before it finished.');
@@ -93,29 +95,25 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
    * Runs one request on a worker, killing the worker at the deadline or on cancel. A worker that died under a read
    * (killed from outside, out of memory) is replaced and the read tried once more; a write is never repeated.
    *
-   * The call's stop (deadline or cancel) is one controller owned by this call: its timer is cleared and its listener
-   * on the caller's signal removed when the call ends, so nothing of a finished call stays reachable from a signal
-   * or timer that outlives it (AbortSignal.timeout and AbortSignal.any kept ~1.5 KB per call alive under load).
+   * The call's stop (deadline or cancel) is one small object owned by this call, with one timer (the deadline) and one
+   * listener on the caller's signal, both gone when the call ends, so nothing of a finished call stays reachable from
+   * a signal or timer that outlives it (AbortSignal.timeout and AbortSignal.any kept ~1.5 KB per call alive under
+   * load), and no AbortController or event listener is made per attempt.
    */
   async function run(body: Parameters<WorkerProcess['request']>[0], signal: AbortSignal): Promise<unknown> {
     signal.throwIfAborted();
-    const stop = new AbortController();
-    let reason: 'deadline' | 'cancel' | undefined;
-    const end = (why: 'deadline' | 'cancel') => {
-      reason ??= why;
-      stop.abort();
-    };
+    const stop = new CallStop();
     // The time limit counts from the call, so waiting for a free worker is part of it.
-    const timer = setTimeout(() => end('deadline'), timeoutMs);
-    const onAbort = () => end('cancel');
+    const timer = setTimeout(stopAtDeadline, timeoutMs, stop);
+    const onAbort = () => stop.stop('cancel');
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const attempts = body.op === 'execute' ? 1 : 2;
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await runOnce(body, stop.signal);
+          return await runOnce(body, stop);
         } catch (error) {
-          if (reason) throw stopped(reason, timeoutMs);
+          if (stop.reason) throw stopped(stop.reason, timeoutMs);
           const died = error instanceof WorkerError && !error.forModel;
           if (!died) throw error;
           if (attempt >= attempts) {
@@ -131,22 +129,26 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
     }
   }
 
-  /** One attempt: takes a worker, and kills it when `stop` aborts before the answer comes. */
-  async function runOnce(body: Parameters<WorkerProcess['request']>[0], stop: AbortSignal): Promise<unknown> {
+  /** One attempt: takes a worker, and kills it when the call stops before the answer comes. */
+  async function runOnce(body: Parameters<WorkerProcess['request']>[0], stop: CallStop): Promise<unknown> {
     const worker = await pool.acquire(stop);
+    // Stopped while a worker was starting: nothing runs.
+    if (stop.reason !== undefined) {
+      pool.release(worker);
+      throw new WorkerError(`The call stopped (${stop.reason}) before it ran.`, true);
+    }
     let killed = false;
-    const kill = () => {
+    stop.onStop = () => {
       killed = true;
       pool.discard(worker);
     };
-    stop.addEventListener('abort', kill, { once: true });
     try {
       return await worker.request(body);
     } catch (error) {
       if (!killed && error instanceof WorkerError && error.forModel) throw new ToolError(error.message);
       throw error;
     } finally {
-      stop.removeEventListener('abort', kill);
+      stop.onStop = undefined;
       if (!killed) pool.release(worker);
     }
   }

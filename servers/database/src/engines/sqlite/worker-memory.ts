@@ -4,14 +4,22 @@ import { readFileSync } from 'node:fs';
 export const memoryCheckMs = 20;
 
 /**
- * The resident memory of a process in MiB, read from /proc (Linux); undefined where /proc is not there or the process
- * is gone, in which case only the worker's V8 heap limit bounds it.
+ * Resident anonymous memory in MiB from the text of /proc/<pid>/status: what a runaway value takes (SQLite's heap,
+ * V8's), not the pages of the database file a query maps and reads (they count in VmRSS, and a scan of a file larger
+ * than the limit must not look like a runaway value; see ADR 0204). VmRSS where the kernel has no RssAnon (before 4.5).
+ */
+export function anonymousMegabytes(status: string): number | undefined {
+  const match = /^RssAnon:\s+(\d+) kB/m.exec(status) ?? /^VmRSS:\s+(\d+) kB/m.exec(status);
+  return match?.[1] === undefined ? undefined : Number(match[1]) / 1024;
+}
+
+/**
+ * The resident anonymous memory of a process in MiB, read from /proc (Linux); undefined where /proc is not there or
+ * the process is gone, in which case only the worker's V8 heap limit bounds it.
  */
 export function residentMegabytes(pid: number): number | undefined {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'latin1');
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
-    return match?.[1] === undefined ? undefined : Number(match[1]) / 1024;
+    return anonymousMegabytes(readFileSync(`/proc/${pid}/status`, 'latin1'));
   } catch {
     return undefined;
   }

@@ -19,6 +19,26 @@ export class WorkerError extends Error {
   }
 }
 
+/**
+ * How one call ends early: at its deadline or when its client cancels. Whoever waits on the call's behalf (for a free
+ * worker, or for a worker's answer) sets `onStop`, one at a time, and is told once.
+ */
+export class CallStop {
+  reason: 'deadline' | 'cancel' | undefined;
+  onStop: (() => void) | undefined;
+
+  stop(reason: 'deadline' | 'cancel'): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.onStop?.();
+  }
+}
+
+/** The error of a wait for a worker that the call's stop ended. */
+function stoppedWaiting(stop: CallStop): Error {
+  return new WorkerError(`The call stopped (${stop.reason}) while waiting for a worker.`, true);
+}
+
 /** How a worker process is started. */
 export interface WorkerProcessOptions {
   /** MiB of resident memory the process may use while it answers a request; past it, it is killed. */
@@ -170,33 +190,31 @@ export class WorkerPool {
   }
 
   /** An idle worker, a new one, or the next one given back. */
-  async acquire(signal: AbortSignal): Promise<WorkerProcess> {
-    signal.throwIfAborted();
+  async acquire(stop: CallStop): Promise<WorkerProcess> {
+    if (stop.reason !== undefined) throw stoppedWaiting(stop);
     for (let idle = this.idle.pop(); idle; idle = this.idle.pop()) {
       if (idle.alive) return idle;
       this.discard(idle); // died while idle (killed from outside, out of memory): replace it
     }
     if (this.live < this.size) return this.spawn();
-    // The abort listener goes as soon as the wait ends, whichever way: a signal that outlives the wait must not
-    // keep the waiter (and its promise) reachable.
+    // The stop's listener goes as soon as the wait ends, whichever way: nothing of the wait outlives it.
     return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        const index = this.waiters.indexOf(waiter);
-        if (index !== -1) this.waiters.splice(index, 1);
-        reject(signal.reason);
-      };
       const waiter = {
         resolve: (worker: WorkerProcess) => {
-          signal.removeEventListener('abort', onAbort);
+          stop.onStop = undefined;
           resolve(worker);
         },
         reject: (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
+          stop.onStop = undefined;
           reject(error);
         },
       };
       this.waiters.push(waiter);
-      signal.addEventListener('abort', onAbort, { once: true });
+      stop.onStop = () => {
+        const index = this.waiters.indexOf(waiter);
+        if (index !== -1) this.waiters.splice(index, 1);
+        reject(stoppedWaiting(stop));
+      };
     });
   }
 
