@@ -9,7 +9,7 @@ import { errorResult } from './results.js';
 //    that looks at it pays the parse; the rest never do).
 // 2. After the middleware, `settleToolResult` either parses it (a transport that does not splice: HTTP, in memory,
 //    or text that is not one JSON object on one line) or, for a splicing transport, puts a placeholder in its place:
-//    `{ [placeholderKey]: holder }`, where `holder` is an empty object only this module can pair with the text. The
+//    `{ [placeholderKey]: holder }`, where `holder` carries the text under a symbol only this module knows. The
 //    SDK's result check keeps it (2025-11-25 copies the record's top level and keeps its values; 2026-07-28 keeps the
 //    value as it is).
 // 3. The transport's `splicedLine` finds the holder in the response and writes the text where the placeholder was.
@@ -24,11 +24,19 @@ export const splicesStructuredJson: unique symbol = Symbol('mcpkit.splicesStruct
 /** The key of the placeholder that stands for the structured content in the SDK's message object. */
 export const placeholderKey = 'io.mcpkit/spliced-structured-content';
 
-/** Deferred results whose structured content nobody has read yet: the JSON text and the getter that parses it. */
-const unread = new WeakMap<object, { json: string; read: () => unknown }>();
+/** The state of a deferred result, kept under a symbol only this module knows (no WeakMap: its entries cost GC time). */
+const deferredState: unique symbol = Symbol('mcpkit.deferredStructuredContent');
 
-/** Placeholder holders and the checked JSON text each stands for. */
-const holders = new WeakMap<object, string>();
+/** The JSON text a placeholder's holder stands for, under a symbol only this module knows: a holder cannot be forged. */
+const holderJson: unique symbol = Symbol('mcpkit.splicedStructuredContent');
+
+interface DeferredState {
+  /** The JSON text while nobody has read or replaced the structured content; undefined after. */
+  json: string | undefined;
+  value: unknown;
+  /** The accessor's getter, to tell that `structuredContent` is still the accessor (not deleted and set again). */
+  getter: (() => unknown) | undefined;
+}
 
 /** SDK servers whose transport splices (the kit's stdio entry marks each instance it connects). */
 const splicingServers = new WeakSet<object>();
@@ -38,27 +46,23 @@ const splicingServers = new WeakSet<object>();
  * it replaces it. Until then the text can go to the client as it is.
  */
 export function deferredResult(content: CallToolResult['content'], json: string): CallToolResult {
-  let value: unknown;
-  const read = () => {
-    const entry = unread.get(result);
-    if (entry !== undefined) {
-      unread.delete(result);
-      value = JSON.parse(entry.json);
-    }
-    return value;
-  };
+  const state: DeferredState = { json, value: undefined, getter: undefined };
   const result = {
     content,
-    get structuredContent() {
-      return read();
+    get structuredContent(): unknown {
+      if (state.json !== undefined) {
+        state.value = JSON.parse(state.json);
+        state.json = undefined;
+      }
+      return state.value;
     },
     set structuredContent(next: unknown) {
-      unread.delete(result);
-      value = next;
+      state.json = undefined;
+      state.value = next;
     },
+    [deferredState]: state,
   };
-  const getter = Object.getOwnPropertyDescriptor(result, 'structuredContent')?.get as () => unknown;
-  unread.set(result, { json, read: getter });
+  state.getter = Object.getOwnPropertyDescriptor(result, 'structuredContent')?.get;
   return result as CallToolResult;
 }
 
@@ -74,11 +78,12 @@ export function transportSplices(server: { transport?: object | undefined }): bo
   return transport?.[splicesStructuredJson] === true;
 }
 
-/** The result's own fields but `structuredContent`, read without invoking its getter. */
+/** The result's own string-keyed fields but `structuredContent`, read without invoking its getter. */
 function withoutStructured(result: object): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
-  for (const key of Object.keys(result)) {
-    if (key !== 'structuredContent') fields[key] = (result as Record<string, unknown>)[key];
+  for (const key in result) {
+    if (key !== 'structuredContent' && Object.hasOwn(result, key))
+      fields[key] = (result as Record<string, unknown>)[key];
   }
   return fields;
 }
@@ -90,22 +95,20 @@ function withoutStructured(result: object): Record<string, unknown> {
  * like any internal error.
  */
 export function settleToolResult(result: ServerResult, splices: boolean, log: Logger, toolName: string): ServerResult {
-  const entry = unread.get(result);
-  // Read, replaced or deleted by middleware: the result is what it is now.
-  if (entry === undefined || Object.getOwnPropertyDescriptor(result, 'structuredContent')?.get !== entry.read) {
+  const state = (result as { [deferredState]?: DeferredState })[deferredState];
+  const json = state?.json;
+  // Read or replaced by middleware (or a copy it made): the result is what it is now.
+  if (json === undefined || Object.getOwnPropertyDescriptor(result, 'structuredContent')?.get !== state?.getter) {
     return result;
   }
-  unread.delete(result);
   const settled = withoutStructured(result);
-  if (splices && isJsonObjectText(entry.json)) {
-    const holder = Object.freeze({});
-    holders.set(holder, entry.json);
-    settled.structuredContent = { [placeholderKey]: holder };
+  if (splices && isJsonObjectText(json)) {
+    settled.structuredContent = { [placeholderKey]: { [holderJson]: json } };
     return settled as ServerResult;
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(entry.json);
+    parsed = JSON.parse(json);
   } catch (error) {
     parsed = error;
   }
@@ -129,8 +132,8 @@ export function splicedLine(message: JSONRPCMessage): string | undefined {
   if (typeof placeholder !== 'object' || placeholder === null) return undefined;
   const holder = (placeholder as Record<string, unknown>)[placeholderKey];
   if (typeof holder !== 'object' || holder === null) return undefined;
-  const json = holders.get(holder);
-  if (json === undefined) return undefined;
+  const json = (holder as { [holderJson]?: unknown })[holderJson];
+  if (typeof json !== 'string') return undefined;
   const fields = JSON.stringify(withoutStructured(result));
   const body =
     fields === '{}' ? `{"structuredContent":${json}}` : `${fields.slice(0, -1)},"structuredContent":${json}}`;

@@ -111,8 +111,8 @@ describe('the stdio splice of pre-rendered structured content', () => {
       const seen: unknown[] = [];
       const middleware: Middleware[] = [
         async (_request, next) => {
-          const result = (await next()) as { structuredContent?: { rowCount: number } };
-          seen.push(result.structuredContent?.rowCount);
+          const result = await next();
+          seen.push((result as { structuredContent?: { rowCount: number } }).structuredContent?.rowCount);
           return result;
         },
       ];
