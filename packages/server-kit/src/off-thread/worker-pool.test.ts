@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ToolError } from '../errors.js';
 import { createWorkerPool, type OffThreadTask } from './worker-pool.js';
 
@@ -31,6 +31,23 @@ async function worstTimerDelay(work: Promise<unknown>): Promise<number> {
 describe('createWorkerPool', () => {
   const pool = createWorkerPool({ size: 2, maxMemoryMb: 64 });
   afterAll(() => pool.close());
+
+  it('loads its threads on the first run, and never starts a run cancelled while they load', async () => {
+    // A fresh copy of the module, whose worker threads are not loaded yet (ADR 0020).
+    vi.resetModules();
+    const fresh = await import('./worker-pool.js');
+    const single = fresh.createWorkerPool({ size: 1, maxMemoryMb: 64 });
+    try {
+      const controller = new AbortController();
+      const cancelled = single.run(task('count'), undefined, { timeoutMs: 5_000, signal: controller.signal });
+      controller.abort();
+      await expect(cancelled).rejects.toThrow('The request was cancelled.');
+      // Had the cancelled run been dispatched once the threads loaded, it would have counted first on the one worker.
+      await expect(single.run(task('count'), undefined, { timeoutMs: 5_000 })).resolves.toBe(1);
+    } finally {
+      await single.close();
+    }
+  });
 
   it('runs a task off the main thread and returns its output', async () => {
     await expect(pool.run(task('double'), 21, { timeoutMs: 5_000 })).resolves.toBe(42);
