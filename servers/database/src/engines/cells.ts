@@ -39,12 +39,22 @@ function numberLength(value: number): number {
   return length;
 }
 
+/** 2^53: from here on a double may be an integer that lost digits on its way from a 64-bit integer. */
+const unsafeFrom = 2 ** 53;
+
 /**
  * Converts the raw values of one row to cells in place (the row array is the result's row, no copy) and returns the
  * row's JSON length, estimated without serializing: exact for integers, null and text without characters to escape,
  * 17 characters for other numbers. The renderer holds the result to its exact budget; this bounds what is collected.
+ * With `integersExact` false (integers were read as doubles, not BigInts), a number at or past 2^53 may have lost
+ * digits: the row is left as it is and -1 returned, so that the caller reads the rows again with exact integers.
  */
-export function toCellsInPlace(row: unknown[], cellChars: number, onShortened: () => void): number {
+export function toCellsInPlace(
+  row: unknown[],
+  cellChars: number,
+  onShortened: () => void,
+  integersExact = true,
+): number {
   let length = row.length + 1;
   for (let index = 0; index < row.length; index += 1) {
     const value = row[index];
@@ -53,6 +63,7 @@ export function toCellsInPlace(row: unknown[], cellChars: number, onShortened: (
       continue;
     }
     if (typeof value === 'number') {
+      if (!integersExact && (value >= unsafeFrom || value <= -unsafeFrom)) return -1;
       length += numberLength(value);
       continue;
     }
