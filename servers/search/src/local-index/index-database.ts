@@ -99,9 +99,9 @@ export class IndexDatabase {
       insertPassage: database.prepare(
         `INSERT INTO passages (rowid, title, path, body) VALUES (CAST(? AS INTEGER), ?, ?, ?)`,
       ),
-      documentsUnder: database.prepare(
-        `SELECT id, path, size, mtime_ms AS mtimeMs FROM documents WHERE path = ? OR (path >= ? AND path < ?)`,
-      ),
+      documentsUnder: database
+        .prepare(`SELECT id, path, size, mtime_ms FROM documents WHERE path = ? OR (path >= ? AND path < ?)`)
+        .raw(),
       counts: database.prepare(
         `SELECT count(*) AS documents, coalesce(sum(size), 0) AS bytes FROM documents WHERE text = 1`,
       ),
@@ -178,13 +178,16 @@ export class IndexDatabase {
   /** The documents stored at `directory` or below it, by path. */
   documentsUnder(directory: string, separator: string): Map<string, { id: number; size: number; mtimeMs: number }> {
     const prefix = directory.endsWith(separator) ? directory : directory + separator;
-    const rows = this.statements.documentsUnder.all(directory, prefix, `${prefix}\u{10FFFF}`) as {
-      id: number;
-      path: string;
-      size: number;
-      mtimeMs: number;
-    }[];
-    return new Map(rows.map((row) => [row.path, { id: row.id, size: row.size, mtimeMs: row.mtimeMs }]));
+    // Rows as arrays, read one by one into the map: no row object besides the one kept (100,000 rows on a re-index).
+    const documents = new Map<string, { id: number; size: number; mtimeMs: number }>();
+    for (const [id, path, size, mtimeMs] of this.statements.documentsUnder.iterate(
+      directory,
+      prefix,
+      `${prefix}\u{10FFFF}`,
+    ) as Iterable<[number, string, number, number]>) {
+      documents.set(path, { id, size, mtimeMs });
+    }
+    return documents;
   }
 
   /** Stores a document and its passages, replacing what was stored for the same path. */

@@ -138,13 +138,17 @@ export class Indexer {
       const notes = new Set<string>();
       report({ directory, phase: 'scanning', done: 0 });
       const walkOptions = { ...this.options, ...(signal ? { signal } : {}), onNote: (note: string) => notes.add(note) };
-      for await (const file of walkFiles(root, directory, walkOptions)) {
-        scanned++;
-        const known = stored.get(file.path);
-        if (known) stored.delete(file.path);
-        if (!known || known.size !== file.size || known.mtimeMs !== file.mtimeMs)
-          changed.push({ ...file, isNew: !known });
-        if (scanned % 1000 === 0) report({ directory, phase: 'scanning', done: scanned });
+      for await (const files of walkFiles(root, directory, walkOptions)) {
+        for (const file of files) {
+          const known = stored.get(file.path);
+          if (known) stored.delete(file.path);
+          if (!known || known.size !== file.size || known.mtimeMs !== file.mtimeMs)
+            changed.push({ ...file, isNew: !known });
+        }
+        const before = scanned;
+        scanned += files.length;
+        if (Math.floor(scanned / 1000) > Math.floor(before / 1000))
+          report({ directory, phase: 'scanning', done: scanned });
       }
       // In path order: the documents' path index then fills its pages (in walk order they split half full, 8% of
       // the file), and files of one folder are read together.
