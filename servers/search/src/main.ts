@@ -1,18 +1,19 @@
-import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineSubcommand, packageVersion, runServerCommand, UsageError } from '@mcpkit/server-kit/cli';
 import type { IndexProgress, IndexReport } from './local-index/indexer.js';
-import { createProgressBar } from './progress-bar.js';
+import { loadSearchIndex } from './search-index-options.js';
 import { createSearchServer } from './server.js';
-import { braveProvider } from './web/brave-provider.js';
-import { searxngProvider } from './web/searxng-provider.js';
 import type { WebSearchProvider } from './web/web-search-provider.js';
 
 const version = packageVersion(new URL('../package.json', import.meta.url));
 
-/** The default index file: one per set of directories, so `index DIR` and `DIR` share it. */
-function defaultIndexFile(directories: string[], environment: NodeJS.ProcessEnv): string {
+/**
+ * The default index file: one per set of directories, so `index DIR` and `DIR` share it. node:crypto loads only for
+ * it (a server given --index-file does not need it before answering).
+ */
+async function defaultIndexFile(directories: string[], environment: NodeJS.ProcessEnv): Promise<string> {
+  const { createHash } = await import('node:crypto');
   const cache =
     environment.MCPKIT_SEARCH_CACHE ?? join(environment.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'mcpkit-search');
   const key = createHash('sha256')
@@ -53,11 +54,11 @@ const indexFlags = {
 } as const;
 
 /** Where the index lives, from the flags and the environment; a usage error for contradicting choices. */
-function indexLocation(
+async function indexLocation(
   values: { 'index-file'?: string; 'index-url'?: string; source?: string[] },
   directories: string[],
   environment: NodeJS.ProcessEnv,
-): { indexFile: string } | { indexUrl: string; sourceNames?: string[] } {
+): Promise<{ indexFile: string } | { indexUrl: string; sourceNames?: string[] }> {
   const url = values['index-url'] ?? environment.MCPKIT_SEARCH_INDEX_URL;
   if (url !== undefined && values['index-file'] !== undefined) {
     throw new UsageError('Pass either --index-file or --index-url, not both.');
@@ -65,7 +66,7 @@ function indexLocation(
   if (url === undefined) {
     if (values.source) throw new UsageError('--source names folders of a shared index; it needs --index-url.');
     if (directories.length === 0) throw new UsageError('mcpkit-search needs DIR [DIR...] (or --index-url URL).');
-    return { indexFile: values['index-file'] ?? defaultIndexFile(directories, environment) };
+    return { indexFile: values['index-file'] ?? (await defaultIndexFile(directories, environment)) };
   }
   if (!/^postgres(ql)?:\/\//.test(url)) {
     throw new UsageError(`The index URL must start with postgres:// or postgresql:// (got ${JSON.stringify(url)}).`);
@@ -83,12 +84,14 @@ function reportLine(report: IndexReport): string {
   );
 }
 
-function webSearchProvider(
+/** The configured web search provider, its module loaded only when one is configured. */
+async function webSearchProvider(
   searxngFlag: string | undefined,
   environment: NodeJS.ProcessEnv,
-): WebSearchProvider | undefined {
+): Promise<WebSearchProvider | undefined> {
   const searxng = searxngFlag ?? environment.SEARXNG_URL;
   if (environment.BRAVE_API_KEY && !searxngFlag) {
+    const { braveProvider } = await import('./web/brave-provider.js');
     return braveProvider({
       apiKey: environment.BRAVE_API_KEY,
       ...(environment.BRAVE_SEARCH_ENDPOINT ? { endpoint: environment.BRAVE_SEARCH_ENDPOINT } : {}),
@@ -100,6 +103,7 @@ function webSearchProvider(
     } catch {
       throw new UsageError(`The SearXNG URL ${JSON.stringify(searxng)} is not a valid URL.`);
     }
+    const { searxngProvider } = await import('./web/searxng-provider.js');
     return searxngProvider({ url: searxng });
   }
   return undefined;
@@ -126,22 +130,19 @@ const indexCommand = defineSubcommand({
   },
   async run({ values, positionals }) {
     const maxFileSize = values['max-file-size'];
-    const location = indexLocation(values, positionals, process.env);
+    const location = await indexLocation(values, positionals, process.env);
     if (values.rebuild && !('indexUrl' in location)) {
       throw new UsageError('--rebuild rebuilds a shared index (--index-url); for an index file, delete the file.');
     }
-    // The index modules (better-sqlite3, pg) load only here and once a server has answered `tools/list`.
-    const [{ openSearchIndex }, { PostgresIndex }] = await Promise.all([
-      import('./open-search-index.js'),
-      import('./postgres-index/postgres-index.js'),
-    ]);
-    const index = openSearchIndex({
+    // The index's backend loads here (better-sqlite3 or pg, not both), as in a server once it has answered tools/list.
+    const index = await loadSearchIndex({
       directories: positionals,
       ...location,
       ...(maxFileSize !== undefined ? { maxFileSize } : {}),
     });
     const indexing = index.indexing;
     if (!indexing) throw new Error('An index opened with directories has an indexer.');
+    const { createProgressBar } = await import('./progress-bar.js');
     const bar = createProgressBar(process.stderr);
     const interrupt = new AbortController();
     const stop = () => interrupt.abort();
@@ -149,8 +150,10 @@ const indexCommand = defineSubcommand({
     process.once('SIGTERM', stop);
     try {
       const runOptions = { signal: interrupt.signal, onProgress: (progress: IndexProgress) => bar.update(progress) };
+      // --rebuild comes with --index-url (checked above), so pg is loaded already.
+      const { PostgresIndex } = values.rebuild ? await import('./postgres-index/postgres-index.js') : {};
       const reports =
-        values.rebuild && index instanceof PostgresIndex
+        PostgresIndex && index instanceof PostgresIndex
           ? await index.rebuild(runOptions)
           : await indexing.refreshAll(runOptions);
       bar.done();
@@ -203,12 +206,12 @@ await runServerCommand(
     },
     subcommands: { index: indexCommand },
   },
-  ({ values, positionals, logLevel }) => {
+  async ({ values, positionals, logLevel }) => {
     const maxFileSize = values['max-file-size'];
-    const webSearch = webSearchProvider(values['searxng-url'], process.env);
+    const webSearch = await webSearchProvider(values['searxng-url'], process.env);
     return createSearchServer({
       directories: positionals,
-      ...indexLocation(values, positionals, process.env),
+      ...(await indexLocation(values, positionals, process.env)),
       ...(maxFileSize !== undefined ? { maxFileSize } : {}),
       watch: !values['no-watch'],
       allowPrivate: values['allow-private'] ?? false,

@@ -5,10 +5,10 @@ import { DeferredIndex } from './deferred-index.js';
 import { fileUris, sharedUris } from './document-uris.js';
 import type { FetchLimits } from './fetch/guarded-fetch.js';
 import { createLazyPageFetcher } from './fetch/lazy-page-fetcher.js';
-import type { SearchIndexOptions } from './open-search-index.js';
 import { SourceRoots } from './postgres-index/source-roots.js';
 import { urlWithoutPassword } from './postgres-index/url-without-password.js';
 import { documentsResource } from './resources/documents.js';
+import { loadSearchIndex, type SearchIndexOptions } from './search-index-options.js';
 import { fetchUrl } from './tools/fetch-url.js';
 import { getDocument } from './tools/get-document.js';
 import { indexPath } from './tools/index-path.js';
@@ -65,8 +65,7 @@ export function createSearchServer(options: SearchServerOptions): KitServer {
     location,
     documentUris: shared ? sharedUris : fileUris,
     async open() {
-      const { openSearchIndex } = await import('./open-search-index.js');
-      const opened = openSearchIndex(options);
+      const opened = await loadSearchIndex(options);
       const logError = (error: unknown) => server.log.error('Indexing failed', error);
       if (opened.indexing && (options.indexOnStart ?? true)) opened.indexing.startInitialRefresh(logError);
       if (opened.indexing && (options.watch ?? true)) opened.indexing.watch(logError);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,18 @@ describe('mcpkit-search bin', () => {
     expect(first.stderr).not.toContain('\r');
     const again = spawnSync(process.execPath, [bin, 'index', '--index-file', indexFile, corpus], { encoding: 'utf8' });
     expect(again.stderr).toContain('0 added, 0 updated, 0 removed, 14 unchanged');
+  });
+
+  it('keeps the default index file in MCPKIT_SEARCH_CACHE, named by a hash of the directories', () => {
+    const cache = join(workspace, 'cache');
+    const run = spawnSync(process.execPath, [bin, 'index', corpus], {
+      encoding: 'utf8',
+      env: { ...process.env, MCPKIT_SEARCH_CACHE: cache },
+    });
+    expect(run.status).toBe(0);
+    const [file] = readdirSync(cache).filter((name) => name.endsWith('.sqlite'));
+    expect(file).toMatch(/^index-[0-9a-f]{16}\.sqlite$/);
+    expect(run.stderr).toContain(`Index: ${join(cache, file as string)}\n`);
   });
 
   it('prints --help to stdout and exits 0, for the server and for the index subcommand', () => {

@@ -1,6 +1,6 @@
 // Run by cold-start.test.ts in a fresh process: serves the built server over a bare JSON-RPC transport and reports,
 // at the moment the answer to tools/list is handed to the transport, whether the index file exists and which of the
-// heavy modules are loaded; then whether a search works afterwards. Usage: node cold-start-probe.mjs INDEX_FILE DIR
+// heavy modules are loaded; then whether a search works afterwards, and what it loaded. Usage: node cold-start-probe.mjs INDEX_FILE DIR
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -47,5 +47,6 @@ report.tools = listed.result.tools.map((tool) => tool.name);
 const searched = await request(3, 'tools/call', { name: 'search', arguments: { query: 'vacation policy', limit: 1 } });
 report.search = searched.result.content[0].text;
 report.indexFileExistsAfterSearch = existsSync(indexFile);
+report.modulesAfterSearch = loadedModules().sort();
 await server.close();
 process.stdout.write(`${JSON.stringify(report)}\n`);

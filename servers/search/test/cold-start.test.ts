@@ -28,6 +28,8 @@ describe('cold start', () => {
     expect(report.atToolsList).toEqual({ indexFileExists: false, modules: [] });
     expect(report.search).toMatch(/^1\. .*vacation-policy\.md:\d+/);
     expect(report.indexFileExistsAfterSearch).toBe(true);
+    // An SQLite index loads its own backend only: no pg, and no undici before a fetch.
+    expect(report.modulesAfterSearch).toEqual(['better-sqlite3']);
   });
 
   it('answers a call that needs the index with one sentence when the index cannot be opened', async () => {
