@@ -1,5 +1,4 @@
 import { defineSubcommand, packageVersion, runServerCommand, UsageError } from '@mcpkit/server-kit/cli';
-import { createSampleDatabase } from './sample-database.js';
 import { createDatabaseServer } from './server.js';
 
 const version = packageVersion(new URL('../package.json', import.meta.url));
@@ -10,9 +9,10 @@ const sampleCommand = defineSubcommand({
   positionals: 'FILE',
   requirePositionals: true,
   flags: {},
-  run({ positionals }) {
+  async run({ positionals }) {
     const [file, ...rest] = positionals as [string, ...string[]];
     if (rest.length > 0) throw new UsageError(`mcpkit-database sample writes one file; got ${positionals.length}.`);
+    const { createSampleDatabase } = await import('./sample-database.js');
     const summary = createSampleDatabase(file);
     const counts = Object.entries(summary.tables).map(([table, rows]) => `${table} ${rows}`);
     process.stderr.write(`Wrote the sample database ${file} (${counts.join(', ')} rows).\n`);

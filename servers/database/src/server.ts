@@ -1,8 +1,6 @@
 import { createServer, type KitServer, type LogLevel } from '@mcpkit/server-kit';
 import { type DatabaseDependencies, type DatabaseLimits, defaultLimits } from './dependencies.js';
 import type { DatabaseEngine } from './engines/engine.js';
-import { openPostgresEngine } from './engines/postgres/postgres-engine.js';
-import { openSqliteEngine } from './engines/sqlite/sqlite-engine.js';
 
 /** Whether a server argument names a PostgreSQL database rather than a SQLite file. */
 export function isPostgresUrl(value: string): boolean {
@@ -46,15 +44,16 @@ export async function createDatabaseServer(options: DatabaseServerOptions): Prom
   let engine = options.engine;
   if (!engine) {
     if (!options.file) throw new Error('createDatabaseServer needs a file, a postgres:// URL, or an engine.');
+    // Only the engine in use is loaded: pg is not needed to serve a SQLite file, nor better-sqlite3 for PostgreSQL.
     engine = isPostgresUrl(options.file)
-      ? await openPostgresEngine({
+      ? await (await import('./engines/postgres/postgres-engine.js')).openPostgresEngine({
           url: options.file,
           writable: options.allowWrite ?? false,
           timeoutMs: limits.timeoutMs,
           // The rows appear twice in a result (text and structured content): each copy gets half the budget.
           byteBudget: Math.floor(limits.resultChars / 2),
         })
-      : await openSqliteEngine({
+      : await (await import('./engines/sqlite/sqlite-engine.js')).openSqliteEngine({
           file: options.file,
           writable: options.allowWrite ?? false,
           create: options.create ?? false,
