@@ -13,6 +13,13 @@ export type FetchFunction = (
 ) => Promise<Response>;
 
 /**
+ * How much of a web `Request` the handler needs: `full` (a real one, with an abort signal that fires when the client
+ * leaves before the answer) or `headers` (method, URL and `headers.get` only: the SDK's 2025-11-25 transports read
+ * nothing else, and the kit cancels their calls itself when the client leaves).
+ */
+export type WebRequestKind = 'full' | 'headers';
+
+/**
  * Serves a fetch-shaped handler on a Node request whose body the caller has already read and parsed, as the SDK's
  * `toNodeHandler` does but cheaper per request: the web `Request` is built without a body (the handler is given the
  * parsed one and never reads the stream), and a JSON answer is written in one piece with its length instead of being
@@ -25,25 +32,8 @@ export function fetchHandlerOnNode(handler: FetchHandler, onerror: (error: Error
     answerOnNode(fetch, request, response, parsedBody, onerror);
 }
 
-/**
- * Answers one Node request with a web `Response` from `fetch`, as `fetchHandlerOnNode` describes. With
- * `withSignal: false` the web request gets no abort signal: for a handler that never reads it (the SDK's 2025-11-25
- * transports; the kit cancels their calls itself when the client leaves), which saves linking two signals per request.
- */
-export async function answerOnNode(
-  fetch: FetchFunction,
-  request: IncomingMessage & { auth?: AuthInfo },
-  response: ServerResponse,
-  parsedBody: unknown,
-  onerror: (error: Error) => void,
-  withSignal = true,
-): Promise<void> {
-  let finished = false;
-  const abort = new AbortController();
-  response.once('close', () => {
-    if (!finished) abort.abort();
-  });
-  if (response.destroyed) abort.abort();
+/** A real web `Request` (headers copied, no body) whose signal aborts when `abort` does. */
+function fullRequest(request: IncomingMessage, signal: AbortSignal): Request {
   const headers: [string, string][] = [];
   for (const name in request.headers) {
     const value = request.headers[name];
@@ -51,13 +41,61 @@ export async function answerOnNode(
     if (Array.isArray(value)) for (const item of value) headers.push([name, item]);
     else headers.push([name, value]);
   }
+  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`, {
+    method: request.method ?? 'POST',
+    headers,
+    signal,
+  });
+}
+
+/** The parts of a web `Request` the 2025-11-25 transports read, over the Node request's own header table. */
+function headersRequest(request: IncomingMessage): Request {
+  const get = (name: string): string | null => {
+    const value = request.headers[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  return {
+    method: request.method ?? 'POST',
+    url: `http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`,
+    headers: { get, has: (name: string) => get(name) !== null },
+  } as unknown as Request;
+}
+
+/** Waits until the response can take more, or is gone. */
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
+}
+
+/** Answers one Node request with a web `Response` from `fetch`, as `fetchHandlerOnNode` describes. */
+export async function answerOnNode(
+  fetch: FetchFunction,
+  request: IncomingMessage & { auth?: AuthInfo },
+  response: ServerResponse,
+  parsedBody: unknown,
+  onerror: (error: Error) => void,
+  kind: WebRequestKind = 'full',
+): Promise<void> {
   let answer: Response;
+  let abort: AbortController | undefined;
   try {
-    const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`, {
-      method: request.method ?? 'POST',
-      headers,
-      ...(withSignal ? { signal: abort.signal } : {}),
-    });
+    if (kind === 'full') {
+      const controller = new AbortController();
+      abort = controller;
+      response.once('close', () => {
+        if (!response.writableFinished) controller.abort();
+      });
+      if (response.destroyed) controller.abort();
+    }
+    const webRequest = abort ? fullRequest(request, abort.signal) : headersRequest(request);
     answer = await fetch(webRequest, {
       ...(request.auth !== undefined ? { authInfo: request.auth } : {}),
       parsedBody,
@@ -72,7 +110,6 @@ export async function answerOnNode(
   const outgoing: Record<string, string> = {};
   for (const [name, value] of answer.headers) outgoing[name] = value;
   if (answer.body === null) {
-    finished = true;
     response.writeHead(answer.status, outgoing);
     response.end();
     return;
@@ -80,7 +117,6 @@ export async function answerOnNode(
   if (!outgoing['content-type']?.startsWith('text/event-stream')) {
     // A whole answer (JSON): one write with its length, no chunked encoding.
     const body = Buffer.from(await answer.arrayBuffer());
-    finished = true;
     outgoing['content-length'] = String(body.length);
     response.writeHead(answer.status, outgoing);
     response.end(body);
@@ -89,22 +125,22 @@ export async function answerOnNode(
   response.writeHead(answer.status, outgoing);
   response.flushHeaders();
   const reader = answer.body.getReader();
-  const closed = new Promise<void>((resolve) =>
-    abort.signal.addEventListener('abort', () => resolve(), { once: true }),
-  );
+  // The client leaving cancels the stream, which ends the pending read.
+  const stop = () => {
+    reader.cancel().catch(() => {});
+  };
+  response.once('close', stop);
+  if (response.destroyed) stop();
   try {
-    while (!abort.signal.aborted) {
-      const next = await Promise.race([reader.read(), closed.then(() => undefined)]);
-      if (next === undefined || next.done) break;
-      if (!response.write(next.value)) {
-        await Promise.race([new Promise<void>((resolve) => response.once('drain', () => resolve())), closed]);
-      }
+    for (;;) {
+      const next = await reader.read();
+      if (next.done || response.destroyed) break;
+      if (!response.write(next.value)) await drained(response);
     }
   } catch {
     // The stream failed or the client left: end what was sent.
   } finally {
-    if (abort.signal.aborted) reader.cancel().catch(() => {});
+    response.off('close', stop);
   }
-  finished = true;
   response.end();
 }

@@ -187,7 +187,8 @@ export async function startHttpEndpoint(server: KitServer, options: HttpOptions)
 
   // The 2025-11-25 transports are the SDK's web-standard ones, answered through the kit's Node adapter as the modern
   // handler is (the SDK's Node transport wraps the same class in another web-request conversion per request). They
-  // never read the request's signal: a session's calls are cancelled on disconnect by `cancelOnDisconnect`, a
+  // read only the method and `headers.get` of the web request, so they get those over the Node request's headers (no
+  // `Request` built) and no signal: a session's calls are cancelled on disconnect by `cancelOnDisconnect`, a
   // stateless one's server is closed with its response.
   const legacyError = (error: Error) => server.log.debug(`HTTP (2025-11-25): ${error.message}`);
   const serveLegacy = (
@@ -202,7 +203,7 @@ export async function startHttpEndpoint(server: KitServer, options: HttpOptions)
       response,
       body,
       legacyError,
-      false,
+      'headers',
     );
 
   const handleStateless = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
