@@ -1,0 +1,77 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { workerProcesses } from '../../../test/worker-processes.js';
+import { createSampleDatabase } from '../../sample-database.js';
+import { openSqliteEngine } from './sqlite-engine.js';
+
+describe('opening a SQLite engine', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'mcpkit-open-'));
+  const sample = join(directory, 'company.sqlite');
+  createSampleDatabase(sample);
+  const signal = new AbortController().signal;
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('refuses at start, with one sentence, a file named like a database that is not one, and a directory', async () => {
+    const text = join(directory, 'notes.sqlite');
+    writeFileSync(text, 'These are notes, not a database.\n');
+    await expect(openSqliteEngine({ file: text, timeoutMs: 5000 })).rejects.toThrow(
+      `Cannot open the database ${text}: file is not a database (it does not begin with the SQLite header).`,
+    );
+    const short = join(directory, 'short.db');
+    writeFileSync(short, 'SQLite');
+    await expect(openSqliteEngine({ file: short, timeoutMs: 5000 })).rejects.toThrow(/: file is not a database/);
+    const folder = join(directory, 'folder.sqlite');
+    mkdirSync(folder);
+    await expect(openSqliteEngine({ file: folder, timeoutMs: 5000 })).rejects.toThrow(
+      `Cannot open the database ${folder}: it is a directory.`,
+    );
+    expect(workerProcesses()).toEqual([]);
+  });
+
+  it('serves an empty file as an empty database, and create makes one', async () => {
+    const empty = join(directory, 'empty.sqlite');
+    writeFileSync(empty, '');
+    const engine = await openSqliteEngine({ file: empty, timeoutMs: 5000 });
+    try {
+      expect(await engine.listTables(signal)).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+    const created = join(directory, 'created.sqlite');
+    const writer = await openSqliteEngine({ file: created, create: true, writable: true, timeoutMs: 5000 });
+    try {
+      await writer.execute({ sql: 'CREATE TABLE t (a INTEGER)', maxRows: 1 }, signal);
+      expect((await writer.listTables(signal)).map((table) => table.name)).toEqual(['t']);
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('fails each call with one sentence while SQLite cannot open the file; a later call opens it again', async () => {
+    const damaged = join(directory, 'damaged.sqlite');
+    // The header passes the check at start; the rest is not a database, which only SQLite, in a worker, finds.
+    writeFileSync(damaged, Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4080, 0xff)]));
+    const engine = await openSqliteEngine({ file: damaged, timeoutMs: 5000, workers: 1 });
+    try {
+      for (let call = 0; call < 2; call += 1) {
+        await expect(engine.query({ sql: 'SELECT 1', maxRows: 1 }, signal)).rejects.toThrow(
+          `Cannot open the database ${damaged}: file is not a database`,
+        );
+      }
+      copyFileSync(sample, damaged);
+      const users = await engine.query({ sql: 'SELECT count(*) FROM users', maxRows: 1 }, signal);
+      expect(users.rows).toEqual([[8]]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('closed while its first worker opens the file, leaves no worker process behind', async () => {
+    const engine = await openSqliteEngine({ file: sample, timeoutMs: 5000 });
+    await expect.poll(() => workerProcesses().length, { timeout: 10_000, interval: 5 }).toBe(1);
+    await engine.close();
+    await expect.poll(() => workerProcesses(), { timeout: 10_000 }).toEqual([]);
+  });
+});
