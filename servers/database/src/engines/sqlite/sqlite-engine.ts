@@ -165,8 +165,8 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
     return attempt;
   };
   // In the background, after the server's own start: a worker process booting Node and better-sqlite3 at the same
-  // time competes for the CPU with the answer to tools/list (1.38x against 1.15x a bare SDK server at a load of 5 on
-  // two cores). A call that comes first opens it at once.
+  // time competes for the CPU with the answer to tools/list (started at once 1.45-1.52x a bare SDK server, started
+  // 100 ms later 1.32-1.36x, at a load of 4 on two cores; bench/database README). A call that comes first opens it.
   const openLater = setTimeout(() => {
     if (!opened) opening ??= openFirst();
   }, firstWorkerDelayMs);
