@@ -122,9 +122,33 @@ export async function answerOnNode(
     response.end(body);
     return;
   }
-  response.writeHead(answer.status, outgoing);
-  response.flushHeaders();
   const reader = answer.body.getReader();
+  // An event stream whose events are already on their way (a call that answers at once) and that ends within this turn
+  // of the event loop goes out like a JSON answer: headers, events and length in one write. Otherwise the headers go
+  // now, with whatever arrived, and the rest is streamed.
+  const early: Uint8Array[] = [];
+  let pending: ReturnType<typeof reader.read> | undefined = reader.read();
+  const turn = new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)));
+  for (;;) {
+    const next = await Promise.race([pending, turn]);
+    if (next === undefined) break;
+    if (next.done) {
+      pending = undefined;
+      break;
+    }
+    early.push(next.value);
+    pending = reader.read();
+  }
+  if (pending === undefined) {
+    const body = Buffer.concat(early);
+    outgoing['content-length'] = String(body.length);
+    response.writeHead(answer.status, outgoing);
+    response.end(body);
+    return;
+  }
+  response.writeHead(answer.status, outgoing);
+  if (early.length === 0) response.flushHeaders();
+  for (const chunk of early) response.write(chunk);
   // The client leaving cancels the stream, which ends the pending read.
   const stop = () => {
     reader.cancel().catch(() => {});
@@ -133,7 +157,8 @@ export async function answerOnNode(
   if (response.destroyed) stop();
   try {
     for (;;) {
-      const next = await reader.read();
+      const next = await (pending ?? reader.read());
+      pending = undefined;
       if (next.done || response.destroyed) break;
       if (!response.write(next.value)) await drained(response);
     }
