@@ -1,10 +1,15 @@
 import type { CellValue, QueryResult } from './engines/engine.js';
 
-/** Thousands separators as en-US writes them; one formatter, since `toLocaleString` builds one per call. */
-const englishNumber = new Intl.NumberFormat('en-US');
+/**
+ * Thousands separators as en-US writes them; one formatter, since `toLocaleString` builds one per call. Made on first
+ * use: building the first one loads ICU's locale data (about 25 ms), which the server's answer to tools/list does not
+ * need (issue 21); a SQLite worker makes it while it opens the file (sqlite-process.ts).
+ */
+let englishNumber: Intl.NumberFormat | undefined;
 
 /** A number as `toLocaleString('en-US')` writes it (`12,345`). */
 export function formatNumber(value: number): string {
+  englishNumber ??= new Intl.NumberFormat('en-US');
   return englishNumber.format(value);
 }
 
