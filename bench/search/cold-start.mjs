@@ -1,4 +1,5 @@
-// Cold start of mcpkit-search next to a raw SDK server offering the same tools (servers/sdk-search-tools.mjs): a fresh
+// Cold start of mcpkit-search next to a raw SDK server offering the same tools (bench/filesystem/bare-sdk-server.mjs
+// given mcpkit-search's own tools/list, as the filesystem and database benches do): a fresh
 // process per sample, spawn to the answer of the first tools/list (initialize and initialized included, 2025-11-25),
 // the servers alternating. Used by run.mjs; alone: node bench/search/cold-start.mjs [--runs N] [--bin PATH]...
 // (each --bin an mcpkit-search build, e.g. a copy of an older dist/ and bin/, measured in the same rounds).
@@ -11,11 +12,11 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cpuMilliseconds, median } from '../measures.mjs';
 
-const sdkServer = fileURLToPath(new URL('./servers/sdk-search-tools.mjs', import.meta.url));
+const bareSdkServer = fileURLToPath(new URL('../filesystem/bare-sdk-server.mjs', import.meta.url));
 const defaultBin = fileURLToPath(new URL('../../servers/search/bin/mcpkit-search.js', import.meta.url));
 
 /** Spawns one server, lists its tools, and returns the wall time to that answer and the server's CPU time by then. */
-async function coldStartOnce(args) {
+async function coldStartOnce(args, keepTools) {
   const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
   const started = performance.now();
@@ -24,6 +25,7 @@ async function coldStartOnce(args) {
   const ms = performance.now() - started;
   const cpuMs = cpuMilliseconds(transport.pid);
   await client.close();
+  if (keepTools) writeFileSync(keepTools, JSON.stringify(tools));
   return { ms, cpuMs, tools: tools.length };
 }
 
@@ -32,24 +34,30 @@ async function coldStartOnce(args) {
  * `directory` with `indexFile`. Resolves with per-server medians of wall and CPU time.
  */
 export async function measureColdStart({ directory, indexFile, runs = 15, bins = [defaultBin] }) {
-  const servers = [
-    { name: 'bare SDK server, same tools', args: [sdkServer] },
-    ...bins.map((bin) => ({
-      name: bins.length > 1 ? `mcpkit-search (${bin})` : 'mcpkit-search',
-      args: [bin, '--index-file', indexFile, '--no-watch', '--log-level', 'error', directory],
-    })),
-  ];
+  const mcpkit = bins.map((bin) => ({
+    name: bins.length > 1 ? `mcpkit-search (${bin})` : 'mcpkit-search',
+    args: [bin, '--index-file', indexFile, '--no-watch', '--log-level', 'error', directory],
+  }));
+  // The peer lists exactly what mcpkit-search lists: its tools, read from one start before the rounds.
+  const toolsDirectory = mkdtempSync(join(tmpdir(), 'search-cold-start-tools-'));
+  const toolsFile = join(toolsDirectory, 'tools.json');
+  await coldStartOnce(mcpkit[0].args, toolsFile);
+  const servers = [{ name: 'bare SDK server, same tools', args: [bareSdkServer, toolsFile] }, ...mcpkit];
   const samples = servers.map(() => ({ ms: [], cpuMs: [], tools: 0 }));
-  // One warm-up round (file cache), then alternating rounds, each round in a rotated order.
-  for (let round = -1; round < runs; round += 1) {
-    for (let step = 0; step < servers.length; step += 1) {
-      const index = (step + Math.max(round, 0)) % servers.length;
-      const sample = await coldStartOnce(servers[index].args);
-      if (round < 0) continue;
-      samples[index].ms.push(sample.ms);
-      if (sample.cpuMs !== undefined) samples[index].cpuMs.push(sample.cpuMs);
-      samples[index].tools = sample.tools;
+  try {
+    // One warm-up round (file cache), then alternating rounds, each round in a rotated order.
+    for (let round = -1; round < runs; round += 1) {
+      for (let step = 0; step < servers.length; step += 1) {
+        const index = (step + Math.max(round, 0)) % servers.length;
+        const sample = await coldStartOnce(servers[index].args);
+        if (round < 0) continue;
+        samples[index].ms.push(sample.ms);
+        if (sample.cpuMs !== undefined) samples[index].cpuMs.push(sample.cpuMs);
+        samples[index].tools = sample.tools;
+      }
     }
+  } finally {
+    rmSync(toolsDirectory, { recursive: true, force: true });
   }
   return servers.map((server, index) => ({
     name: server.name,
