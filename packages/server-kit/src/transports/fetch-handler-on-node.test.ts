@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FetchHandler, fetchHandlerOnNode } from './fetch-handler-on-node.js';
+import { answerOnNode, type FetchHandler, fetchHandlerOnNode } from './fetch-handler-on-node.js';
 
 let server: Server | undefined;
 afterEach(() => {
@@ -72,5 +72,111 @@ describe('fetchHandlerOnNode', () => {
     const left = Date.now();
     client.destroy();
     expect((await aborted) - left).toBeLessThan(200);
+  });
+
+  it('sends an event stream that has ended at once in one piece with its length', async () => {
+    const url = await serve({
+      fetch: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('event: message\ndata: {"id":1}\n\n'));
+              controller.close();
+            },
+          }),
+          { headers: { 'content-type': 'text/event-stream' } },
+        ),
+    });
+    const response = await fetch(url, { method: 'POST', body: '{}' });
+    expect(response.headers.get('transfer-encoding')).toBeNull();
+    expect(response.headers.get('content-length')).toBe('31');
+    expect(await response.text()).toBe('event: message\ndata: {"id":1}\n\n');
+  });
+
+  it('ends the answer when the event stream fails before its headers went out', async () => {
+    const url = await serve({
+      fetch: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              // Erroring drops what was queued: the answer is empty, and it ends.
+              controller.enqueue(new TextEncoder().encode('data: one\n\n'));
+              controller.error(new Error('broken'));
+            },
+          }),
+          { headers: { 'content-type': 'text/event-stream' } },
+        ),
+    });
+    const response = await fetch(url, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('');
+  });
+
+  it('cancels an event stream when the client goes away in the middle of it', async () => {
+    let cancelled: Promise<void> | undefined;
+    let first: (() => void) | undefined;
+    const url = await serve({
+      fetch: async () => {
+        let onCancel: () => void = () => {};
+        cancelled = new Promise<void>((resolve) => {
+          onCancel = resolve;
+        });
+        return new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              first = () => controller.enqueue(new TextEncoder().encode('data: one\n\n'));
+            },
+            cancel: () => onCancel(),
+          }),
+          { headers: { 'content-type': 'text/event-stream' } },
+        );
+      },
+    });
+    const controller = new AbortController();
+    const response = await fetch(url, { method: 'POST', body: '{}', signal: controller.signal });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    first?.();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: one\n\n');
+    controller.abort();
+    await expect(cancelled).resolves.toBeUndefined();
+  });
+
+  it("with the 'headers' kind hands over method, URL and headers.get, and no signal", async () => {
+    let seen:
+      | { method: string; url: string; probe: string | null; missing: string | null; signal: unknown }
+      | undefined;
+    server = createServer((request, response) => {
+      void answerOnNode(
+        async (webRequest) => {
+          seen = {
+            method: webRequest.method,
+            url: webRequest.url,
+            probe: webRequest.headers.get('X-Probe'),
+            missing: webRequest.headers.get('x-absent'),
+            signal: webRequest.signal,
+          };
+          return Response.json({ ok: true });
+        },
+        request,
+        response,
+        {},
+        () => {},
+        'headers',
+      );
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const response = await fetch(`http://127.0.0.1:${port}/mcp?x=1`, {
+      method: 'POST',
+      headers: { 'x-probe': 'here' },
+    });
+    expect(await response.json()).toEqual({ ok: true });
+    expect(seen).toEqual({
+      method: 'POST',
+      url: `http://127.0.0.1:${port}/mcp?x=1`,
+      probe: 'here',
+      missing: null,
+      signal: undefined,
+    });
   });
 });

@@ -129,15 +129,20 @@ export async function answerOnNode(
   const early: Uint8Array[] = [];
   let pending: ReturnType<typeof reader.read> | undefined = reader.read();
   const turn = new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)));
-  for (;;) {
-    const next = await Promise.race([pending, turn]);
-    if (next === undefined) break;
-    if (next.done) {
-      pending = undefined;
-      break;
+  try {
+    for (;;) {
+      const next = await Promise.race([pending, turn]);
+      if (next === undefined) break;
+      if (next.done) {
+        pending = undefined;
+        break;
+      }
+      early.push(next.value);
+      pending = reader.read();
     }
-    early.push(next.value);
-    pending = reader.read();
+  } catch {
+    // The stream failed before its headers went out: send what it gave, as a stream that ended.
+    pending = undefined;
   }
   if (pending === undefined) {
     const body = Buffer.concat(early);
