@@ -61,6 +61,7 @@ describe('public surface', () => {
       'connectTestClient',
       'erasUnderTest',
       'heapAfterGc',
+      'modulesLoadedAnswering',
       'protocolEras',
       'resultText',
       'spawnTestClient',

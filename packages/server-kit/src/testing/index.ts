@@ -1,5 +1,7 @@
 export { checkToolOutput } from './check-tool-output.js';
 export { heapAfterGc } from './heap-after-gc.js';
+export type { ModulesLoaded, ModulesLoadedOptions } from './modules-loaded.js';
+export { modulesLoadedAnswering } from './modules-loaded.js';
 export type {
   ProtocolEraUnderTest,
   ServerUnderTest,
