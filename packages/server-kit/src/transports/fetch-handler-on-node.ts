@@ -1,16 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
-/** The fetch-shaped face of the SDK's `createMcpHandler` that this adapter drives. */
-export interface FetchHandler {
-  fetch(request: Request, options?: { authInfo?: AuthInfo; parsedBody?: unknown }): Promise<Response>;
-}
-
 /** What answers one web request: a handler's `fetch`, or a session transport's `handleRequest`. */
 export type FetchFunction = (
   request: Request,
   options?: { authInfo?: AuthInfo; parsedBody?: unknown },
 ) => Promise<Response>;
+
+/** The fetch-shaped face of the SDK's `createMcpHandler` that this adapter drives. */
+export interface FetchHandler {
+  fetch: FetchFunction;
+}
 
 /**
  * How much of a web `Request` the handler needs: `full` (a real one, with an abort signal that fires when the client
