@@ -92,6 +92,7 @@ export interface SessionOwner {
   /** The server's middleware, outermost first; empty for none. */
   readonly middleware: readonly Middleware[];
   onRootsChanged?(roots: Root[], session: ClientSession): void;
+  onToolsListed?(): void;
   forget(session: ClientSession): void;
 }
 
@@ -485,13 +486,14 @@ export class ClientSession implements KitSession {
 
   private registerToolHandlers(): void {
     const { registry } = this.owner;
-    this.handle('ListToolsRequest', (request) =>
-      this.page(
+    this.handle('ListToolsRequest', (request) => {
+      this.owner.onToolsListed?.();
+      return this.page(
         'tools',
         Array.from(registry.tools.values(), (tool) => tool.listing),
         request.params?.cursor,
-      ),
-    );
+      );
+    });
     this.handle(
       'CallToolRequest',
       (request, extra) => {

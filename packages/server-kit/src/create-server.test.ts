@@ -46,6 +46,25 @@ describe('createServer', () => {
     expect(await client.callToolText('greet', { name: 'Ada' })).toBe('Hello, Ada!');
   });
 
+  it('tells onToolsListed of every tools/list, and of nothing else', async () => {
+    let listed = 0;
+    await using client = await connectTestClient(
+      createServer({
+        name: 't',
+        version: '1',
+        tools: [greet],
+        onToolsListed: () => {
+          listed += 1;
+        },
+      }),
+    );
+    expect(listed).toBe(0);
+    await client.client.listTools();
+    await client.callTool('greet', { name: 'Ada' });
+    await client.client.listTools();
+    expect(listed).toBe(2);
+  });
+
   it('answers arguments that fail the schema with a readable isError result', async () => {
     await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [greet] }));
     const result = await client.callTool('greet', { name: 42 });

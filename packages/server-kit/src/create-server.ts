@@ -50,6 +50,11 @@ export interface ServerOptions {
   middleware?: readonly Middleware[];
   /** Called when a client's roots are first known and whenever they change. */
   onRootsChanged?(roots: Root[], session: KitSession): void;
+  /**
+   * Called on every `tools/list`, before its answer is sent: the moment a client has started, for work that should
+   * come after the server's first answer (defer it, e.g. with `setImmediate`, so that the answer goes out first).
+   */
+  onToolsListed?(): void;
   /** Releases what the server holds (database handles, watchers); called once by `close()`. */
   onClose?(): void | Promise<void>;
 }
@@ -177,6 +182,7 @@ export function createServer(options: ServerOptions): KitServer {
     ...(options.onRootsChanged
       ? { onRootsChanged: (roots: Root[], session: ClientSession) => options.onRootsChanged?.(roots, session) }
       : {}),
+    ...(options.onToolsListed ? { onToolsListed: () => options.onToolsListed?.() } : {}),
     forget: (session) => sessions.delete(session),
   };
 

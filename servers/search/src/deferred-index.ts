@@ -15,9 +15,6 @@ export interface DeferredIndexOptions {
   onOpenFailed(error: unknown): void;
 }
 
-/** Where a deferred index is: not asked for yet, being opened, or open. */
-export type DeferredIndexState = 'waiting' | 'opening' | 'open';
-
 /**
  * The server's index, opened after the server has answered its first `tools/list` (`start`) or when a call first
  * needs it, whichever comes first: the SQLite or PostgreSQL modules load and the file is opened (or migrated) while
@@ -34,12 +31,6 @@ export class DeferredIndex implements SearchIndex {
   constructor(private readonly options: DeferredIndexOptions) {
     this.location = options.location;
     this.documentUris = options.documentUris;
-  }
-
-  /** Where the index is; `waiting` until something asks for it. */
-  get state(): DeferredIndexState {
-    if (this.opened) return 'open';
-    return this.opening ? 'opening' : 'waiting';
   }
 
   /** Starts opening the index in the background, if nothing has yet. */

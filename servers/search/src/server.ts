@@ -103,14 +103,8 @@ export function createSearchServer(options: SearchServerOptions): KitServer {
       (options.webSearch ? ' and search the web with `web_search`.' : '.'),
     tools,
     resources: [documentsResource(index)],
-    middleware: [
-      async (request, next) => {
-        const result = await next();
-        // The answer goes out first; the index opens on the next turn of the event loop.
-        if (request.method === 'tools/list' && index.state === 'waiting') setImmediate(() => index.start());
-        return result;
-      },
-    ],
+    // The answer goes out first; the index opens on the next turn of the event loop.
+    onToolsListed: () => setImmediate(() => index.start()),
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
     async onClose() {
       clearTimeout(openAnyway);
