@@ -53,7 +53,7 @@ export function toCellsInPlace(
   row: unknown[],
   cellChars: number,
   onShortened: () => void,
-  integersExact = true,
+  integersExact: boolean,
 ): number {
   let length = row.length + 1;
   for (let index = 0; index < row.length; index += 1) {

@@ -39,9 +39,9 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 export async function getProviderJson(url: URL, options: ProviderRequestOptions): Promise<unknown> {
   const { providerName } = options;
   const maxRetries = options.maxRetries ?? 2;
+  // undici loads on the first call, not when the server starts (most sessions never search the web).
+  const { request } = await import('undici');
   for (let attempt = 0; ; attempt++) {
-    // undici loads on the first call, not when the server starts (most sessions never search the web).
-    const { request } = await import('undici');
     await options.limiter.acquire(options.signal);
     const timeout = AbortSignal.timeout(options.timeoutMs);
     let response: Dispatcher.ResponseData;
