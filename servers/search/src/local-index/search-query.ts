@@ -2,13 +2,7 @@ import { sep } from 'node:path';
 import { compileGlob, ToolError } from '@mcpkit/server-kit/task';
 import type Database from 'better-sqlite3';
 import { passagesPerDocument, passageTokenizer, rankWeights } from './index-database.js';
-import {
-  readStoredPassage,
-  readStoredPassages,
-  type StoredPassage,
-  type StoredPassages,
-  type StoredText,
-} from './stored-passages.js';
+import { readStoredPassages, readStoredPassagesAt, type StoredPassage, type StoredText } from './stored-passages.js';
 import { assertTermsBounded } from './term-bound.js';
 
 /** One search hit: a passage of a document, pointed at by the line of its first match. */
@@ -175,14 +169,14 @@ function describeHits(
             highlight(${hitPassages}, 2, char(57344), char(57345)) AS marked
      FROM temp.${hitPassages} WHERE ${hitPassages} MATCH ? AND rowid = CAST(? AS INTEGER)`,
   );
-  const files = new Map<number, StoredPassages>();
+  const passages = storedPassagesOfPage(page);
   // The page's passages are written and highlighted inside a savepoint that is rolled back: nothing is committed,
   // so no FTS5 segment is written and nothing is left to delete.
   connection.exec(`SAVEPOINT ${hitPassages}`);
   try {
     return page.map((row, index): SearchHit => {
       const score = Math.round(-row.rank * 1000) / 1000;
-      const passage = storedPassage(row, files);
+      const passage = passages.get(row.rowid) ?? { changed: true };
       if ('changed' in passage)
         return { path: row.path, line: 1, title: row.title, score, snippet: changedFileSnippet, changed: true };
       const root = roots.find((candidate) =>
@@ -204,22 +198,32 @@ function describeHits(
 }
 
 /**
- * The passage of a hit as it was indexed: its byte range alone for a file indexed with spans, else the whole file
- * read again (once per page for a file with several hits).
+ * The passages of a page's hits as they were indexed, by rowid, each file opened and checked once for all of its
+ * hits on the page: only their byte ranges read for a file indexed with spans, else the whole file read again.
  */
-function storedPassage(
-  row: { rowid: number; id: number; stored: StoredText },
-  files: Map<number, StoredPassages>,
-): StoredPassage {
-  const index = row.rowid % passagesPerDocument;
-  const { spans } = row.stored;
-  if (spans) return readStoredPassage({ ...row.stored, spans }, index);
-  let file = files.get(row.id);
-  if (!file) {
-    file = readStoredPassages(row.stored);
-    files.set(row.id, file);
+function storedPassagesOfPage(
+  page: readonly { rowid: number; id: number; stored: StoredText }[],
+): Map<number, StoredPassage> {
+  const byDocument = new Map<number, { stored: StoredText; indexes: number[] }>();
+  for (const row of page) {
+    const document = byDocument.get(row.id) ?? { stored: row.stored, indexes: [] };
+    document.indexes.push(row.rowid % passagesPerDocument);
+    byDocument.set(row.id, document);
   }
-  return ('passages' in file ? file.passages[index] : undefined) ?? { changed: true };
+  const passages = new Map<number, StoredPassage>();
+  for (const [id, { stored, indexes }] of byDocument) {
+    const { spans } = stored;
+    let read: StoredPassage[];
+    if (spans) read = readStoredPassagesAt({ ...stored, spans }, indexes);
+    else {
+      const file = readStoredPassages(stored);
+      read = indexes.map((index) => ('passages' in file ? file.passages[index] : undefined) ?? { changed: true });
+    }
+    indexes.forEach((index, at) => {
+      passages.set(id * passagesPerDocument + index, read[at] ?? { changed: true });
+    });
+  }
+  return passages;
 }
 
 /** A snippet with matches between U+E000 and U+E001 as one line of Markdown with the matches in bold. */

@@ -67,18 +67,29 @@ function withCheckedFile<T>(document: StoredText, read: (descriptor: number) => 
 }
 
 /**
- * One passage of a file indexed with spans, read from its byte range alone: after the checks of the whole file
- * (`withCheckedFile`), the range's bytes must have the passage's stored digest, so a hit never shows a snippet or a
- * line number from text that the ranking did not see.
+ * Passages of a file indexed with spans, each read from its byte range alone, after one check of the whole file
+ * (`withCheckedFile`) for all of them: each range's bytes must have the passage's stored digest, so a hit never shows
+ * a snippet or a line number from text that the ranking did not see. One entry per index, in order.
  */
-export function readStoredPassage(document: StoredText & { spans: Uint8Array }, index: number): StoredPassage {
-  const span = spanAt(document.spans, index);
-  if (!span || span.start + span.length > document.size) return { changed: true };
-  return withCheckedFile(document, (descriptor) => {
-    const bytes = readExactly(descriptor, span.start, span.length, false);
-    if (!bytes || !passageDigest(bytes).equals(span.digest)) return undefined;
-    return { line: span.line, body: passageText(bytes, span.start === 0) };
+export function readStoredPassagesAt(
+  document: StoredText & { spans: Uint8Array },
+  indexes: readonly number[],
+): StoredPassage[] {
+  const changed = { changed: true } as const;
+  const spans = indexes.map((index) => {
+    const span = spanAt(document.spans, index);
+    return span && span.start + span.length <= document.size ? span : undefined;
   });
+  if (spans.every((span) => span === undefined)) return spans.map(() => changed);
+  const read = withCheckedFile(document, (descriptor) =>
+    spans.map((span): StoredPassage => {
+      if (!span) return changed;
+      const bytes = readExactly(descriptor, span.start, span.length, false);
+      if (!bytes || !passageDigest(bytes).equals(span.digest)) return changed;
+      return { line: span.line, body: passageText(bytes, span.start === 0) };
+    }),
+  );
+  return 'changed' in read ? spans.map(() => changed) : read;
 }
 
 /**
