@@ -31,6 +31,11 @@ export class AllowedDirectories {
     this.roots = roots;
   }
 
+  /** `directories` as they are when resolved already, else each folder resolved now (refused when missing). */
+  static of(directories: readonly string[] | AllowedDirectories): AllowedDirectories {
+    return directories instanceof AllowedDirectories ? directories : new AllowedDirectories(directories);
+  }
+
   /** The allowed directory containing `path` (already real and absolute), or undefined when none does. */
   rootOf(path: string): string | undefined {
     return this.roots.find((root) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep));

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineSubcommand, packageVersion, runServerCommand, UsageError } from '@mcpkit/server-kit/cli';
 import type { IndexProgress, IndexReport } from './local-index/indexer.js';
-import { loadSearchIndex } from './search-index-options.js';
+import { indexBackend, loadSearchIndex } from './search-index-options.js';
 import { createSearchServer } from './server.js';
 import type { WebSearchProvider } from './web/web-search-provider.js';
 
@@ -135,11 +135,9 @@ const indexCommand = defineSubcommand({
       throw new UsageError('--rebuild rebuilds a shared index (--index-url); for an index file, delete the file.');
     }
     // The index's backend loads here (better-sqlite3 or pg, not both), as in a server once it has answered tools/list.
-    const index = await loadSearchIndex({
-      directories: positionals,
-      ...location,
-      ...(maxFileSize !== undefined ? { maxFileSize } : {}),
-    });
+    const index = await loadSearchIndex(
+      indexBackend({ directories: positionals, ...location, ...(maxFileSize !== undefined ? { maxFileSize } : {}) }),
+    );
     const indexing = index.indexing;
     if (!indexing) throw new Error('An index opened with directories has an indexer.');
     const { createProgressBar } = await import('./progress-bar.js');

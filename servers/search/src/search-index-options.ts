@@ -1,4 +1,5 @@
 import { KitError } from '@mcpkit/server-kit';
+import type { AllowedDirectories } from './allowed-directories.js';
 import type { LocalIndexOptions } from './local-index/local-index.js';
 import type { PostgresIndexOptions } from './postgres-index/postgres-index.js';
 import type { Ranking } from './postgres-index/postgres-search.js';
@@ -22,10 +23,17 @@ export interface SearchIndexOptions {
   batchFiles?: number;
 }
 
-/** The backend the options name, with its own options: PostgreSQL for `indexUrl`, else the SQLite file. */
-export function indexBackend(
-  options: SearchIndexOptions,
-): { kind: 'postgres'; options: PostgresIndexOptions } | { kind: 'sqlite'; options: LocalIndexOptions } {
+/** An index backend and its own options. */
+export type IndexBackend =
+  | { kind: 'postgres'; options: PostgresIndexOptions }
+  | { kind: 'sqlite'; options: LocalIndexOptions };
+
+/**
+ * The backend the options name, with its own options: PostgreSQL for `indexUrl`, else the SQLite file. `directories`
+ * are the options' folders when the caller has resolved them already (the server does, at start): the index then
+ * serves the very folders that were checked, and resolves none again.
+ */
+export function indexBackend(options: SearchIndexOptions, directories?: AllowedDirectories): IndexBackend {
   const limits = {
     ...(options.maxFileSize !== undefined ? { maxFileSize: options.maxFileSize } : {}),
     ...(options.batchFiles !== undefined ? { batchFiles: options.batchFiles } : {}),
@@ -35,7 +43,7 @@ export function indexBackend(
       kind: 'postgres',
       options: {
         url: options.indexUrl,
-        directories: options.directories,
+        directories: directories ?? options.directories,
         ...(options.sourceNames ? { sourceNames: options.sourceNames } : {}),
         ...(options.ranking ? { ranking: options.ranking } : {}),
         ...limits,
@@ -45,16 +53,16 @@ export function indexBackend(
   if (options.indexFile === undefined) {
     throw new KitError('INVALID_OPTIONS', 'The search server needs an indexFile or an indexUrl.');
   }
-  return { kind: 'sqlite', options: { directories: options.directories, indexFile: options.indexFile, ...limits } };
+  const indexFile = options.indexFile;
+  return { kind: 'sqlite', options: { directories: directories ?? options.directories, indexFile, ...limits } };
 }
 
 /**
- * Opens the index the options name, loading only its backend's modules (better-sqlite3 and the indexer, or pg): the
- * server calls it once it has answered its first `tools/list`, so neither loads before that, and an SQLite server
- * never loads pg.
+ * Opens the index of a backend (`indexBackend`), loading only its modules (better-sqlite3 and the indexer, or pg):
+ * the server calls it once it has answered its first `tools/list`, so neither loads before that, and an SQLite
+ * server never loads pg.
  */
-export async function loadSearchIndex(options: SearchIndexOptions): Promise<SearchIndex> {
-  const backend = indexBackend(options);
+export async function loadSearchIndex(backend: IndexBackend): Promise<SearchIndex> {
   if (backend.kind === 'postgres') {
     const { PostgresIndex } = await import('./postgres-index/postgres-index.js');
     return new PostgresIndex(backend.options);

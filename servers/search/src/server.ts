@@ -8,7 +8,7 @@ import { createLazyPageFetcher } from './fetch/lazy-page-fetcher.js';
 import { SourceRoots } from './postgres-index/source-roots.js';
 import { urlWithoutPassword } from './postgres-index/url-without-password.js';
 import { documentsResource } from './resources/documents.js';
-import { loadSearchIndex, type SearchIndexOptions } from './search-index-options.js';
+import { indexBackend, loadSearchIndex, type SearchIndexOptions } from './search-index-options.js';
 import { fetchUrl } from './tools/fetch-url.js';
 import { getDocument } from './tools/get-document.js';
 import { indexPath } from './tools/index-path.js';
@@ -49,23 +49,19 @@ const openAnywayMs = 1000;
  * undici and the HTML converter load on the first fetch.
  */
 export function createSearchServer(options: SearchServerOptions): KitServer {
-  const shared = options.indexUrl !== undefined;
-  // A local index always indexes its folders; a shared one only when this process was given some.
-  const writes = !shared || options.directories.length > 0;
-  if (writes) {
-    // Missing folders and bad source names are still refused at start, before anything is served.
-    const directories = new AllowedDirectories(options.directories);
-    if (shared) new SourceRoots(directories.roots, options.sourceNames);
-  }
-  let location: string;
-  if (options.indexUrl !== undefined) location = urlWithoutPassword(options.indexUrl);
-  else if (options.indexFile !== undefined) location = options.indexFile;
-  else throw new KitError('INVALID_OPTIONS', 'The search server needs an indexFile or an indexUrl.');
+  // A local index always indexes its folders; a shared one only when this process was given some. Missing folders
+  // and bad source names are refused here, before anything is served, and the index serves the folders checked here.
+  const writes = options.indexUrl === undefined || options.directories.length > 0;
+  const directories = writes ? new AllowedDirectories(options.directories) : undefined;
+  const backend = indexBackend(options, directories);
+  const shared = backend.kind === 'postgres';
+  if (shared && directories) new SourceRoots(directories.roots, options.sourceNames);
+  const location = shared ? urlWithoutPassword(backend.options.url) : backend.options.indexFile;
   const index = new DeferredIndex({
     location,
     documentUris: shared ? sharedUris : fileUris,
     async open() {
-      const opened = await loadSearchIndex(options);
+      const opened = await loadSearchIndex(backend);
       const logError = (error: unknown) => server.log.error('Indexing failed', error);
       if (opened.indexing && (options.indexOnStart ?? true)) opened.indexing.startInitialRefresh(logError);
       if (opened.indexing && (options.watch ?? true)) opened.indexing.watch(logError);

@@ -12,8 +12,8 @@ import { sqliteWriter } from './sqlite-writer.js';
 
 /** How the local index is set up. */
 export interface LocalIndexOptions {
-  /** The directories to index and serve. */
-  directories: readonly string[];
+  /** The directories to index and serve (resolved here unless they are already). */
+  directories: readonly string[] | AllowedDirectories;
   /** The SQLite file of the index; `:memory:` keeps it in memory. */
   indexFile: string;
   /** Files larger than this many bytes are skipped; defaults to 1 MiB. */
@@ -36,7 +36,7 @@ export class LocalIndex implements SearchIndex {
   private searchWorkers: SearchWorkers | undefined;
 
   constructor(options: LocalIndexOptions) {
-    const directories = new AllowedDirectories(options.directories);
+    const directories = AllowedDirectories.of(options.directories);
     this.database = new IndexDatabase(options.indexFile);
     const excludedPaths = new Set(['', '-wal', '-shm', '-journal'].map((suffix) => options.indexFile + suffix));
     this.indexing = new DirectoryIndexing({

@@ -17,8 +17,11 @@ import { urlWithoutPassword } from './url-without-password.js';
 export interface PostgresIndexOptions {
   /** The connection URL, `postgres://user:password@host:port/database`. */
   url: string;
-  /** Folders this process indexes into the database and watches; none for a reader. */
-  directories?: readonly string[];
+  /**
+   * Folders this process indexes into the database and watches (resolved here unless they are already); none for a
+   * reader.
+   */
+  directories?: readonly string[] | AllowedDirectories;
   /** The source name of each folder, in order (default: the folder's own name). */
   sourceNames?: readonly string[];
   /** Files larger than this many bytes are skipped; defaults to 1 MiB. */
@@ -50,7 +53,8 @@ export class PostgresIndex implements SearchIndex {
   constructor(options: PostgresIndexOptions) {
     this.location = urlWithoutPassword(options.url);
     this.ranking = options.ranking ?? 'bm25';
-    const writes = (options.directories ?? []).length > 0;
+    const given = options.directories ?? [];
+    const writes = given instanceof AllowedDirectories || given.length > 0;
     this.pool = new pg.Pool({
       connectionString: options.url,
       max: 4,
@@ -69,7 +73,7 @@ export class PostgresIndex implements SearchIndex {
     this.pool.on('error', () => {});
     this.searchPool.on('error', () => {});
     if (writes) {
-      const directories = new AllowedDirectories(options.directories ?? []);
+      const directories = AllowedDirectories.of(given);
       this.sources = new SourceRoots(directories.roots, options.sourceNames);
       this.writer = postgresWriter(this.pool, this.sources);
       this.indexing = new DirectoryIndexing({
