@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AllowedDirectories } from './allowed-directories.js';
-import { readConfinedFile, readOpenedFile } from './confined-file.js';
+import { readConfinedFile, readOpenedFile, readOpenedFileSync } from './confined-file.js';
 
 let base: string;
 let inside: string;
@@ -70,5 +70,47 @@ describe('readConfinedFile', () => {
 
   it('refuses a directory with a sentence', async () => {
     await expect(readConfinedFile(directories, '.', limits)).rejects.toThrow(/is a directory; pass the path of a file/);
+  });
+});
+
+describe('readOpenedFileSync (the indexer worker)', () => {
+  it('reads a file inside and refuses a link, a FIFO and a file over the cap, as the promise version does', () => {
+    const file = readOpenedFileSync(directories, join(inside, 'note.txt'), 'note.txt', limits);
+    expect(file.bytes.toString()).toBe('inside\n');
+    expect(file.root).toBe(directories.roots[0]);
+    symlinkSync(join(base, 'secret.txt'), join(inside, 'link.txt'));
+    expect(() => readOpenedFileSync(directories, join(inside, 'link.txt'), 'link.txt', limits)).toThrow(
+      /outside the indexed/,
+    );
+    execFileSync('mkfifo', [join(inside, 'pipe.txt')]);
+    const started = performance.now();
+    expect(() => readOpenedFileSync(directories, join(inside, 'pipe.txt'), 'pipe.txt', limits)).toThrow(
+      /named pipe \(FIFO\)/,
+    );
+    expect(performance.now() - started).toBeLessThan(1000);
+    truncateSync(join(inside, 'note.txt'), 1024 * 1024 * 1024);
+    expect(() => readOpenedFileSync(directories, join(inside, 'note.txt'), 'note.txt', limits)).toThrow(
+      'note.txt is over the cap.',
+    );
+  });
+
+  it('refuses a file reached through a linked folder that leaves the directories', () => {
+    execFileSync('mkdir', ['-p', join(base, 'outside')]);
+    writeFileSync(join(base, 'outside', 'secret.txt'), 'SECRET\n');
+    symlinkSync(join(base, 'outside'), join(inside, 'folder'));
+    // The final component is no link, so the no-follow open succeeds: the descriptor's own path must refuse it.
+    expect(() =>
+      readOpenedFileSync(directories, join(inside, 'folder', 'secret.txt'), 'folder/secret.txt', limits),
+    ).toThrow(/outside the indexed/);
+  });
+
+  it('reads past a size that lies, never more than the cap plus one byte', () => {
+    const proc = new AllowedDirectories(['/proc/self']);
+    const small = { maxBytes: 100, tooLarge: (requested: string) => `${requested} grew past the cap.` };
+    expect(() => readOpenedFileSync(proc, '/proc/self/maps', '/proc/self/maps', small)).toThrow(
+      '/proc/self/maps grew past the cap.',
+    );
+    const whole = readOpenedFileSync(proc, '/proc/self/maps', '/proc/self/maps', { ...small, maxBytes: 1 << 24 });
+    expect(whole.bytes.byteLength).toBeGreaterThan(100);
   });
 });

@@ -1,4 +1,14 @@
-import { constants, readlinkSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  type Stats,
+} from 'node:fs';
 import { type FileHandle, lstat, open, realpath } from 'node:fs/promises';
 import { ToolError } from '@mcpkit/server-kit';
 import type { AllowedDirectories } from './allowed-directories.js';
@@ -28,6 +38,12 @@ const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLO
 const descriptorPaths = process.platform === 'linux';
 /** A file that grows after fstat (or reports no size, as /proc files do) is read on in steps of this size. */
 const chunkBytes = 1024 * 1024;
+/**
+ * After a short read (a regular file's end, where fstat put it) a read of this size checks that nothing follows. A
+ * whole chunk there cost a fresh megabyte buffer per file read: on the indexer's 100,000 small files that was most of
+ * its reading time and garbage (Buffer's pool serves allocations this small).
+ */
+const probeBytes = 1024;
 
 function kindOf(stats: Stats): string {
   if (stats.isFIFO()) return 'a named pipe (FIFO)';
@@ -52,6 +68,13 @@ function outside(directories: AllowedDirectories, requested: string): ToolError 
     `${requested} is outside the indexed directories (${directories.roots.join(', ')}), or reaches outside them ` +
       'through a symbolic link; use a path inside one of them.',
   );
+}
+
+function openFailed(directories: AllowedDirectories, requested: string, error: unknown): ToolError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP' || code === 'EMLINK') return outside(directories, requested);
+  if (code === 'ENXIO') return new ToolError(`Refused: ${requested} is a socket or device, not a regular file.`);
+  return new ToolError(`${requested} could not be opened (${code ?? String(error)}).`);
 }
 
 /** The allowed directory holding what the descriptor refers to; refuses a descriptor that points outside. */
@@ -83,14 +106,17 @@ async function verifyDescriptor(
 async function readCapped(handle: FileHandle, expected: number, requested: string, limits: ReadLimits) {
   const chunks: Buffer[] = [];
   let total = 0;
+  let filled = true;
   for (;;) {
     limits.signal?.throwIfAborted();
     const room = limits.maxBytes + 1 - total;
-    // The first read asks for one byte more than fstat said, to see the end; later ones only for a file that grew.
-    const chunk = Buffer.allocUnsafe(Math.min(room, total === 0 ? expected + 1 : chunkBytes));
+    // The first read asks for one byte more than fstat said, to see the end; later ones only for a file that grew
+    // (a probe after a short read, a chunk after a full one).
+    const chunk = Buffer.allocUnsafe(Math.min(room, total === 0 ? expected + 1 : filled ? chunkBytes : probeBytes));
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
     if (bytesRead === 0) break;
-    chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
+    filled = bytesRead === chunk.length;
+    chunks.push(filled ? chunk : chunk.subarray(0, bytesRead));
     total += bytesRead;
     if (total > limits.maxBytes) throw new ToolError(limits.tooLarge(requested));
   }
@@ -112,10 +138,7 @@ export async function readOpenedFile(
   try {
     handle = await open(path, readFlags);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'EMLINK') throw outside(directories, requested);
-    if (code === 'ENXIO') throw new ToolError(`Refused: ${requested} is a socket or device, not a regular file.`);
-    throw new ToolError(`${requested} could not be opened (${code ?? String(error)}).`);
+    throw openFailed(directories, requested, error);
   }
   try {
     const stats = await handle.stat();
@@ -125,6 +148,61 @@ export async function readOpenedFile(
     return { ...confined, bytes: await readCapped(handle, stats.size, requested, limits) };
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * `readOpenedFile` with blocking calls, for a worker thread (the indexer's): the same checks on the descriptor and the
+ * same cap, without a thread-pool hop per call (on 100,000 small files about a fifth of the promise version's CPU).
+ */
+export function readOpenedFileSync(
+  directories: AllowedDirectories,
+  path: string,
+  requested: string,
+  limits: Omit<ReadLimits, 'signal'>,
+): ConfinedFile {
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, readFlags);
+  } catch (error) {
+    throw openFailed(directories, requested, error);
+  }
+  try {
+    const stats = fstatSync(descriptor);
+    assertRegular(requested, stats);
+    let real: string;
+    if (descriptorPaths) real = readlinkSync(`/proc/self/fd/${descriptor}`);
+    else {
+      // Elsewhere: the path opened must still resolve inside, to the very inode the descriptor holds.
+      real = (() => {
+        try {
+          return realpathSync(path);
+        } catch {
+          return '';
+        }
+      })();
+      const now = real ? lstatSync(real, { throwIfNoEntry: false }) : undefined;
+      if (!now || now.ino !== stats.ino || now.dev !== stats.dev) throw outside(directories, requested);
+    }
+    const root = directories.rootOf(real);
+    if (!root) throw outside(directories, requested);
+    if (stats.size > limits.maxBytes) throw new ToolError(limits.tooLarge(requested));
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let filled = true;
+    for (;;) {
+      const room = limits.maxBytes + 1 - total;
+      const chunk = Buffer.allocUnsafe(Math.min(room, total === 0 ? stats.size + 1 : filled ? chunkBytes : probeBytes));
+      const bytesRead = readSync(descriptor, chunk, 0, chunk.length, total);
+      if (bytesRead === 0) break;
+      filled = bytesRead === chunk.length;
+      chunks.push(filled ? chunk : chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > limits.maxBytes) throw new ToolError(limits.tooLarge(requested));
+    }
+    return { path: real, root, bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total) };
+  } finally {
+    closeSync(descriptor);
   }
 }
 
