@@ -12,8 +12,10 @@ import type {
   TableDescription,
   TableSummary,
 } from '../engine.js';
+import { CallStop } from './call-stop.js';
 import type { SqliteConnectionOptions } from './sqlite-connection.js';
-import { CallStop, WorkerError, WorkerPool, WorkerProcess } from './worker-pool.js';
+import { WorkerPool } from './worker-pool.js';
+import { WorkerError, WorkerProcess } from './worker-process.js';
 
 /** How the SQLite engine opens its file and bounds its work. */
 export interface SqliteEngineOptions {
@@ -131,58 +133,28 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
     countTimeMs: timeoutMs / 4,
   };
   const entry = workerEntry();
+  // A worker that cannot open the file fails the calls waiting for it with one sentence (a ToolError reaches the
+  // model as it is), and the pool starts a new one for the next call, which a repaired file then serves.
   const start = async () => {
     const worker = new WorkerProcess(entry, { memoryMb: options.workerMemoryMb ?? 512 });
     try {
       await worker.request({ op: 'open', options: connection });
     } catch (error) {
       worker.kill();
-      throw new Error(`Cannot open the database ${file}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ToolError(
+        `Cannot open the database ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return worker;
   };
   const pool = new WorkerPool(start, options.workers ?? 3);
-
-  /** The first worker opening the file; undefined before it starts, once it opened, and after a failure (retried). */
-  let opening: Promise<void> | undefined;
-  let opened = false;
-  const openFirst = (): Promise<void> => {
-    const attempt = start().then(
-      (worker) => {
-        opened = true;
-        opening = undefined;
-        pool.adopt(worker);
-        // A second worker, started in the background, answers the next call while a slow one runs.
-        pool.prewarm();
-      },
-      (error: unknown) => {
-        opening = undefined;
-        throw new ToolError(error instanceof Error ? error.message : String(error));
-      },
-    );
-    // Nobody may be waiting yet: a failure is reported to the calls that wait, not as an unhandled rejection.
-    attempt.catch(() => {});
-    return attempt;
-  };
-  // In the background, after the server's own start: a worker process booting Node and better-sqlite3 at the same
-  // time competes for the CPU with the answer to tools/list (started at once 1.45-1.52x a bare SDK server, started
-  // 100 ms later 1.32-1.36x, at a load of 4 on two cores; bench/database README). A call that comes first opens it.
-  const openLater = setTimeout(() => {
-    if (!opened) opening ??= openFirst();
-  }, firstWorkerDelayMs);
-  openLater.unref();
-
-  /** Waits for the first worker to open the file, until the call's deadline or cancel. */
-  function firstWorker(stop: CallStop): Promise<void> {
-    opening ??= openFirst();
-    const waiting = opening;
-    return new Promise<void>((resolve, reject) => {
-      stop.onStop = () => reject(stopped(stop.reason ?? 'deadline', timeoutMs));
-      waiting.then(resolve, reject);
-    }).finally(() => {
-      stop.onStop = undefined;
-    });
-  }
+  // The first worker starts in the background after the server's own start: a process booting Node and
+  // better-sqlite3 at the same time competes for the CPU with the answer to tools/list (started at once 1.45-1.52x a
+  // bare SDK server, started 100 ms later 1.32-1.36x, at a load of 4 on two cores; bench/database README). A call
+  // that comes first starts it, and the pool's start then serves both. A second worker follows, so that a slow call
+  // does not make the next one wait.
+  const prewarmLater = setTimeout(() => pool.prewarm(2), firstWorkerDelayMs);
+  prewarmLater.unref();
 
   /**
    * Runs one request on a worker, killing the worker at the deadline or on cancel. A worker that died under a read
@@ -201,7 +173,6 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
     const onAbort = () => stop.stop('cancel');
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      if (!opened) await firstWorker(stop);
       const attempts = body.op === 'execute' ? 1 : 2;
       for (let attempt = 1; ; attempt += 1) {
         try {
@@ -264,7 +235,7 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
       return (await run({ op: 'execute', query: request }, signal)) as ExecuteResult;
     },
     close: async () => {
-      clearTimeout(openLater);
+      clearTimeout(prewarmLater);
       pool.close();
     },
   };

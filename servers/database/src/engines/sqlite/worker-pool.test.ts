@@ -4,13 +4,148 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { workerProcesses } from '../../../test/worker-processes.js';
 import { createSampleDatabase } from '../../sample-database.js';
+import { CallStop } from './call-stop.js';
 import { openSqliteEngine } from './sqlite-engine.js';
+import { type PooledWorker, WorkerPool } from './worker-pool.js';
+
+/** A worker that is only a name; `kill` marks it dead. */
+class FakeWorker implements PooledWorker {
+  alive = true;
+  constructor(readonly name: string) {}
+  kill(): void {
+    this.alive = false;
+  }
+}
+
+/** A pool whose starts the test ends by hand, one at a time, in the order they began. */
+function poolOfFakes(size: number) {
+  const starts: { resolve(worker: FakeWorker): void; reject(error: Error): void }[] = [];
+  const pool = new WorkerPool<FakeWorker>(
+    () =>
+      new Promise<FakeWorker>((resolve, reject) => {
+        starts.push({ resolve, reject });
+      }),
+    size,
+  );
+  const finish = async (index: number, worker: FakeWorker) => {
+    starts[index]?.resolve(worker);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { pool, starts, finish };
+}
+
+describe('WorkerPool', () => {
+  it('two calls arriving while a prewarmed worker starts wait for it instead of starting more', async () => {
+    const { pool, starts, finish } = poolOfFakes(3);
+    pool.prewarm();
+    const first = pool.acquire(new CallStop());
+    const second = pool.acquire(new CallStop());
+    expect(starts).toHaveLength(1);
+    const prewarmed = new FakeWorker('prewarmed');
+    await finish(0, prewarmed);
+    expect(await first).toBe(prewarmed);
+    // The second call still waits: now, and only now, one more start begins for it.
+    expect(starts).toHaveLength(2);
+    pool.release(prewarmed);
+    expect(await second).toBe(prewarmed);
+    // The second start lands idle and is what the next call gets, with no start of its own.
+    const spare = new FakeWorker('spare');
+    await finish(1, spare);
+    pool.release(prewarmed);
+    expect(await pool.acquire(new CallStop())).toBe(prewarmed);
+    expect(await pool.acquire(new CallStop())).toBe(spare);
+    expect(starts).toHaveLength(2);
+    pool.close();
+  });
+
+  it("hands a prewarm's start error to every call waiting for it, once; the next call starts again", async () => {
+    const { pool, starts, finish } = poolOfFakes(3);
+    pool.prewarm(2);
+    const waiting = [pool.acquire(new CallStop()), pool.acquire(new CallStop())];
+    const sentence = 'Cannot open the database damaged.sqlite: file is not a database';
+    starts[0]?.reject(new Error(sentence));
+    for (const call of waiting) await expect(call).rejects.toThrow(sentence);
+    // Nothing is retried in the background (the prewarm's second worker is given up) ...
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(starts).toHaveLength(1);
+    // ... and the next call starts a worker of its own, which a repaired file then serves.
+    const next = pool.acquire(new CallStop());
+    expect(starts).toHaveLength(2);
+    const repaired = new FakeWorker('repaired');
+    await finish(1, repaired);
+    expect(await next).toBe(repaired);
+    pool.close();
+  });
+
+  it('a call stopped while it waits leaves the wait; the start under way lands idle for the next call', async () => {
+    const { pool, starts, finish } = poolOfFakes(3);
+    const stop = new CallStop();
+    const stopped = pool.acquire(stop);
+    stop.stop('deadline');
+    await expect(stopped).rejects.toThrow('The call stopped (deadline) while waiting for a worker.');
+    expect(stop.onStop).toBeUndefined();
+    const late = new FakeWorker('late');
+    await finish(0, late);
+    expect(await pool.acquire(new CallStop())).toBe(late);
+    expect(starts).toHaveLength(1);
+    pool.close();
+  });
+
+  it('after a kill, starts one replacement at a time for the calls waiting', async () => {
+    const { pool, starts, finish } = poolOfFakes(2);
+    const first = new FakeWorker('first');
+    const call = pool.acquire(new CallStop());
+    await finish(0, first);
+    expect(await call).toBe(first);
+    const waiting = [pool.acquire(new CallStop()), pool.acquire(new CallStop())];
+    expect(starts).toHaveLength(2);
+    pool.discard(first); // killed at its deadline: one start is already under way, so no second one begins
+    expect(first.alive).toBe(false);
+    expect(starts).toHaveLength(2);
+    const second = new FakeWorker('second');
+    await finish(1, second);
+    expect(await waiting[0]).toBe(second);
+    expect(starts).toHaveLength(3);
+    const third = new FakeWorker('third');
+    await finish(2, third);
+    expect(await waiting[1]).toBe(third);
+    pool.close();
+  });
+
+  it('closed while a worker starts: the calls waiting fail, and the worker is killed when it lands', async () => {
+    const { pool, finish } = poolOfFakes(2);
+    const call = pool.acquire(new CallStop());
+    pool.close();
+    await expect(call).rejects.toThrow('The database is closed.');
+    const late = new FakeWorker('late');
+    await finish(0, late);
+    expect(late.alive).toBe(false);
+  });
+});
 
 describe('SQLite worker processes', () => {
   const directory = mkdtempSync(join(tmpdir(), 'mcpkit-pool-'));
   const file = join(directory, 'company.sqlite');
   createSampleDatabase(file);
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('two calls arriving while the first worker starts are served by it and one more, not two more', async () => {
+    const engine = await openSqliteEngine({ file, timeoutMs: 5000, workers: 3 });
+    try {
+      const signal = new AbortController().signal;
+      const answers = await Promise.all([
+        engine.query({ sql: 'SELECT 1', maxRows: 1 }, signal),
+        engine.query({ sql: 'SELECT 2', maxRows: 1 }, signal),
+      ]);
+      expect(answers.map((answer) => answer.rows)).toEqual([[[1]], [[2]]]);
+      // The first worker serves the first call; the second call's start begins when it lands (before the change a
+      // background spare and a start for the second call began together: three processes).
+      expect(workerProcesses()).toHaveLength(2);
+    } finally {
+      await engine.close();
+    }
+    await expect.poll(() => workerProcesses(), { timeout: 10_000 }).toEqual([]);
+  });
 
   it('replaces a worker that died while idle, and the next read still answers', async () => {
     const engine = await openSqliteEngine({ file, timeoutMs: 5000, workers: 1 });

@@ -1,37 +1,15 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { memoryCheckMs, residentMegabytes, tooLargeMessage } from './worker-memory.js';
-import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
+import type { CallStop } from './call-stop.js';
+import { WorkerError } from './worker-process.js';
 
-type RequestBody = WorkerRequest extends infer Request
-  ? Request extends { id: number }
-    ? Omit<Request, 'id'>
-    : never
-  : never;
-
-/** A worker's failure: its message, and whether that message was written for the model. */
-export class WorkerError extends Error {
-  readonly forModel: boolean;
-
-  constructor(message: string, forModel: boolean) {
-    super(message);
-    this.name = 'WorkerError';
-    this.forModel = forModel;
-  }
+/** What the pool needs of a worker: whether it still runs, and a way to stop it. */
+export interface PooledWorker {
+  readonly alive: boolean;
+  kill(): void;
 }
 
-/**
- * How one call ends early: at its deadline or when its client cancels. Whoever waits on the call's behalf (for a free
- * worker, or for a worker's answer) sets `onStop`, one at a time, and is told once.
- */
-export class CallStop {
-  reason: 'deadline' | 'cancel' | undefined;
-  onStop: (() => void) | undefined;
-
-  stop(reason: 'deadline' | 'cancel'): void {
-    if (this.reason !== undefined) return;
-    this.reason = reason;
-    this.onStop?.();
-  }
+interface Waiter<Worker> {
+  resolve(worker: Worker): void;
+  reject(error: unknown): void;
 }
 
 /** The error of a wait for a worker that the call's stop ended. */
@@ -39,203 +17,74 @@ function stoppedWaiting(stop: CallStop): Error {
   return new WorkerError(`The call stopped (${stop.reason}) while waiting for a worker.`, true);
 }
 
-/** How a worker process is started. */
-export interface WorkerProcessOptions {
-  /** MiB of resident memory the process may use while it answers a request; past it, it is killed. */
-  memoryMb: number;
-}
-
-/** Workers answering a request, whose resident size one shared timer reads (no timer per query; see checkBusyWorkers). */
-const busyWorkers = new Set<WorkerProcess>();
-let memoryWatch: NodeJS.Timeout | undefined;
-
-function checkBusyWorkers(): void {
-  // The watch outlives a request by one tick, so that back-to-back queries never start and stop a timer each.
-  if (busyWorkers.size === 0) {
-    clearInterval(memoryWatch);
-    memoryWatch = undefined;
-    return;
-  }
-  for (const worker of busyWorkers) {
-    // Without /proc only the V8 heap limit bounds a worker; stop reading it.
-    if (!worker.checkMemory()) busyWorkers.delete(worker);
-  }
-}
-
 /**
- * One SQLite worker process and the requests waiting for its answers. Its memory is bounded twice: V8's heap limit
- * (a huge value copied into JavaScript) and, while a request runs, its resident size read from /proc every few ms
- * (SQLite builds a huge value in native memory, which no V8 flag limits, and SQLite's own heap limit is off in this
- * build). A worker stopped for memory fails its requests with a sentence for the model; it is never retried.
+ * A few worker processes shared by all calls: a call takes an idle one, or waits for the next one that is given back
+ * or finishes starting, and gives it back, or discards it when it had to be killed.
+ *
+ * At most one worker starts at a time. A call that finds no idle worker while a start is under way waits for that
+ * start instead of beginning another (two processes booting at once on a small machine both come later than one,
+ * and the second is rarely needed: a point query gives its worker back long before a process starts). A start that
+ * fails fails every call waiting at that moment with its error (the reason the database cannot be opened, one
+ * sentence); with nobody waiting the error is dropped, and the next call starts a worker of its own and hears it.
  */
-export class WorkerProcess {
-  private readonly child: ChildProcess;
-  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  private nextId = 1;
-  private exited = false;
-  private overMemory = false;
-
-  constructor(
-    entry: string,
-    private readonly options: WorkerProcessOptions,
-  ) {
-    // stdout is ignored: on stdio it is the server's protocol channel, and the worker has nothing to say there.
-    this.child = fork(entry, [], {
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      execArgv: [`--max-old-space-size=${Math.max(32, Math.floor(options.memoryMb * 0.75))}`],
-    });
-    // An idle worker never keeps the server's process alive; a request in flight does (see request()).
-    this.child.unref();
-    this.child.channel?.unref();
-    this.child.on('message', (reply: WorkerReply) => {
-      const waiting = this.pending.get(reply.id);
-      if (!waiting) return;
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) this.idle();
-      if (reply.ok) waiting.resolve(reply.value);
-      else waiting.reject(new WorkerError(reply.message, reply.forModel));
-    });
-    const fail = (reason: string, forModel: boolean) => {
-      this.exited = true;
-      this.idle();
-      for (const waiting of this.pending.values()) waiting.reject(new WorkerError(reason, forModel));
-      this.pending.clear();
-    };
-    this.child.on('exit', (code, signal) => {
-      // V8 out of heap aborts the process (SIGABRT, or exit code 134 through a shell).
-      if (this.overMemory || signal === 'SIGABRT' || code === 134) fail(tooLargeMessage(options.memoryMb), true);
-      else fail(`The SQLite worker process exited (${signal ?? `code ${code}`}).`, false);
-    });
-    this.child.on('error', (error) => fail(`The SQLite worker process failed: ${error.message}`, false));
-  }
-
-  /** A request runs: the process keeps the server alive and its resident size is watched. */
-  private busy(): void {
-    this.child.channel?.ref();
-    busyWorkers.add(this);
-    memoryWatch ??= setInterval(checkBusyWorkers, memoryCheckMs).unref();
-  }
-
-  private idle(): void {
-    this.child.channel?.unref();
-    busyWorkers.delete(this);
-  }
-
-  /** Kills the process when it is past its memory limit; false when its size cannot be read (no /proc). */
-  checkMemory(): boolean {
-    const pid = this.child.pid;
-    const resident = pid === undefined ? undefined : residentMegabytes(pid);
-    if (resident === undefined) return false;
-    if (resident > this.options.memoryMb) {
-      this.overMemory = true;
-      this.kill();
-    }
-    return true;
-  }
-
-  /** Whether the process is gone (killed or crashed). */
-  get alive(): boolean {
-    return !this.exited;
-  }
-
-  /** Sends a request and resolves with the worker's answer. */
-  request(body: RequestBody): Promise<unknown> {
-    if (this.exited) return Promise.reject(new WorkerError('The SQLite worker process is gone.', false));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.busy();
-      this.child.send({ ...body, id } as WorkerRequest);
-    });
-  }
-
-  /** Stops the process at once, whatever it is doing (SIGKILL: a query in native code never sees a gentler signal). */
-  kill(): void {
-    if (!this.exited) this.child.kill('SIGKILL');
-  }
-}
-
-/**
- * A few worker processes shared by all calls: a call takes an idle one (or starts one, up to `size`), and gives it
- * back, or discards it when it had to be killed. A spare is started after a kill so the next call finds one ready.
- */
-export class WorkerPool {
-  private readonly idle: WorkerProcess[] = [];
-  private readonly waiters: { resolve(worker: WorkerProcess): void; reject(error: unknown): void }[] = [];
-  private readonly workers = new Set<WorkerProcess>();
+export class WorkerPool<Worker extends PooledWorker> {
+  private readonly idle: Worker[] = [];
+  private readonly waiters: Waiter<Worker>[] = [];
+  private readonly workers = new Set<Worker>();
+  /** Workers alive or starting. */
   private live = 0;
-  private starting = 0;
+  private starting = false;
+  /** Workers to keep alive without being asked (see prewarm). */
+  private warm = 0;
   private closed = false;
 
   constructor(
-    private readonly start: () => Promise<WorkerProcess>,
+    private readonly start: () => Promise<Worker>,
     private readonly size: number,
   ) {}
 
-  /** Adds a started worker (the one the engine opened first, to check the database opens). */
-  adopt(worker: WorkerProcess): void {
-    this.live += 1;
-    this.workers.add(worker);
-    this.release(worker);
+  /**
+   * Starts workers in the background, one after another, until `count` of them are alive (at most the pool's size),
+   * so that calls find one ready; the calls that come meanwhile wait for the start under way.
+   */
+  prewarm(count = 1): void {
+    this.warm = Math.min(this.size, Math.max(this.warm, count));
+    this.startWhenNeeded(false);
   }
 
-  /** Starts one more idle worker in the background, when there is room for it. */
-  prewarm(): void {
-    if (this.closed || this.live >= this.size) return;
-    this.spawn().then(
-      (worker) => this.release(worker),
-      () => {},
-    );
-  }
-
-  /** An idle worker, a new one, or the next one given back. */
-  async acquire(stop: CallStop): Promise<WorkerProcess> {
-    if (stop.reason !== undefined) throw stoppedWaiting(stop);
+  /** An idle worker, or the next one given back or started. */
+  acquire(stop: CallStop): Promise<Worker> {
+    if (stop.reason !== undefined) return Promise.reject(stoppedWaiting(stop));
     for (let idle = this.idle.pop(); idle; idle = this.idle.pop()) {
-      if (idle.alive) return idle;
+      if (idle.alive) return Promise.resolve(idle);
       this.discard(idle); // died while idle (killed from outside, out of memory): replace it
     }
-    if (this.live < this.size) return this.spawn();
     // The stop's listener goes as soon as the wait ends, whichever way: nothing of the wait outlives it.
-    return new Promise((resolve, reject) => {
-      const waiter = {
-        resolve: (worker: WorkerProcess) => {
+    const waiting = new Promise<Worker>((resolve, reject) => {
+      const waiter: Waiter<Worker> = {
+        resolve: (worker) => {
           stop.onStop = undefined;
           resolve(worker);
         },
-        reject: (error: unknown) => {
+        reject: (error) => {
           stop.onStop = undefined;
           reject(error);
         },
       };
       this.waiters.push(waiter);
       stop.onStop = () => {
+        stop.onStop = undefined;
         const index = this.waiters.indexOf(waiter);
         if (index !== -1) this.waiters.splice(index, 1);
         reject(stoppedWaiting(stop));
       };
     });
+    this.startWhenNeeded(false);
+    return waiting;
   }
 
-  private async spawn(): Promise<WorkerProcess> {
-    this.live += 1;
-    this.starting += 1;
-    try {
-      const worker = await this.start();
-      this.workers.add(worker);
-      if (this.closed) worker.kill();
-      return worker;
-    } catch (error) {
-      this.live -= 1;
-      throw error;
-    } finally {
-      this.starting -= 1;
-    }
-  }
-
-  /** Gives a healthy worker back. */
-  release(worker: WorkerProcess): void {
+  /** Gives a healthy worker back: to the first call waiting, or to the idle list. */
+  release(worker: Worker): void {
     if (this.closed || !worker.alive) {
       this.discard(worker);
       return;
@@ -246,25 +95,47 @@ export class WorkerPool {
   }
 
   /** Kills a worker (at a deadline, or after a cancel) and starts a replacement for whoever waits, or as a spare. */
-  discard(worker: WorkerProcess): void {
+  discard(worker: Worker): void {
     worker.kill();
     if (!this.workers.delete(worker)) return;
     this.live -= 1;
-    if (this.closed) return;
-    if (this.waiters.length > 0 || this.idle.length + this.starting === 0) {
-      this.spawn().then(
-        (replacement) => this.release(replacement),
-        (error: unknown) => this.waiters.shift()?.reject(error),
-      );
-    }
+    this.startWhenNeeded(true);
   }
 
-  /** Kills every worker; calls waiting for one fail. */
+  /** Kills every worker; calls waiting for one fail. A worker still starting is killed when its start ends. */
   close(): void {
     this.closed = true;
     this.idle.length = 0;
     for (const worker of this.workers) worker.kill();
     this.workers.clear();
     for (const waiter of this.waiters.splice(0)) waiter.reject(new WorkerError('The database is closed.', true));
+  }
+
+  /**
+   * Starts one worker when none is starting, there is room, and someone needs it: a call waiting, the prewarmed
+   * count not reached, or (after a kill) no idle worker left for the next call.
+   */
+  private startWhenNeeded(spare: boolean): void {
+    if (this.closed || this.starting || this.live >= this.size) return;
+    const needed = this.waiters.length > 0 || this.live < this.warm || (spare && this.idle.length === 0);
+    if (!needed) return;
+    this.live += 1;
+    this.starting = true;
+    this.start().then(
+      (worker) => {
+        this.starting = false;
+        this.workers.add(worker);
+        if (this.closed) worker.kill();
+        this.release(worker);
+        this.startWhenNeeded(false);
+      },
+      (error: unknown) => {
+        this.starting = false;
+        this.live -= 1;
+        // Nobody is told twice and nothing retries in the background: the next call starts again.
+        this.warm = Math.min(this.warm, this.live);
+        for (const waiter of this.waiters.splice(0)) waiter.reject(error);
+      },
+    );
   }
 }

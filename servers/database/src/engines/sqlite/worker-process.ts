@@ -1,0 +1,137 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { memoryCheckMs, residentMegabytes, tooLargeMessage } from './worker-memory.js';
+import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
+
+type RequestBody = WorkerRequest extends infer Request
+  ? Request extends { id: number }
+    ? Omit<Request, 'id'>
+    : never
+  : never;
+
+/** A worker's failure: its message, and whether that message was written for the model. */
+export class WorkerError extends Error {
+  readonly forModel: boolean;
+
+  constructor(message: string, forModel: boolean) {
+    super(message);
+    this.name = 'WorkerError';
+    this.forModel = forModel;
+  }
+}
+
+/** How a worker process is started. */
+export interface WorkerProcessOptions {
+  /** MiB of resident memory the process may use while it answers a request; past it, it is killed. */
+  memoryMb: number;
+}
+
+/** Workers answering a request, whose resident size one shared timer reads (no timer per query; see checkBusyWorkers). */
+const busyWorkers = new Set<WorkerProcess>();
+let memoryWatch: NodeJS.Timeout | undefined;
+
+function checkBusyWorkers(): void {
+  // The watch outlives a request by one tick, so that back-to-back queries never start and stop a timer each.
+  if (busyWorkers.size === 0) {
+    clearInterval(memoryWatch);
+    memoryWatch = undefined;
+    return;
+  }
+  for (const worker of busyWorkers) {
+    // Without /proc only the V8 heap limit bounds a worker; stop reading it.
+    if (!worker.checkMemory()) busyWorkers.delete(worker);
+  }
+}
+
+/**
+ * One SQLite worker process and the requests waiting for its answers. Its memory is bounded twice: V8's heap limit
+ * (a huge value copied into JavaScript) and, while a request runs, its resident size read from /proc every few ms
+ * (SQLite builds a huge value in native memory, which no V8 flag limits, and SQLite's own heap limit is off in this
+ * build). A worker stopped for memory fails its requests with a sentence for the model; it is never retried.
+ */
+export class WorkerProcess {
+  private readonly child: ChildProcess;
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private nextId = 1;
+  private exited = false;
+  private overMemory = false;
+
+  constructor(
+    entry: string,
+    private readonly options: WorkerProcessOptions,
+  ) {
+    // stdout is ignored: on stdio it is the server's protocol channel, and the worker has nothing to say there.
+    this.child = fork(entry, [], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      execArgv: [`--max-old-space-size=${Math.max(32, Math.floor(options.memoryMb * 0.75))}`],
+    });
+    // An idle worker never keeps the server's process alive; a request in flight does (see request()).
+    this.child.unref();
+    this.child.channel?.unref();
+    this.child.on('message', (reply: WorkerReply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) this.idle();
+      if (reply.ok) waiting.resolve(reply.value);
+      else waiting.reject(new WorkerError(reply.message, reply.forModel));
+    });
+    const fail = (reason: string, forModel: boolean) => {
+      this.exited = true;
+      this.idle();
+      for (const waiting of this.pending.values()) waiting.reject(new WorkerError(reason, forModel));
+      this.pending.clear();
+    };
+    this.child.on('exit', (code, signal) => {
+      // V8 out of heap aborts the process (SIGABRT, or exit code 134 through a shell).
+      if (this.overMemory || signal === 'SIGABRT' || code === 134) fail(tooLargeMessage(options.memoryMb), true);
+      else fail(`The SQLite worker process exited (${signal ?? `code ${code}`}).`, false);
+    });
+    this.child.on('error', (error) => fail(`The SQLite worker process failed: ${error.message}`, false));
+  }
+
+  /** A request runs: the process keeps the server alive and its resident size is watched. */
+  private busy(): void {
+    this.child.channel?.ref();
+    busyWorkers.add(this);
+    memoryWatch ??= setInterval(checkBusyWorkers, memoryCheckMs).unref();
+  }
+
+  private idle(): void {
+    this.child.channel?.unref();
+    busyWorkers.delete(this);
+  }
+
+  /** Kills the process when it is past its memory limit; false when its size cannot be read (no /proc). */
+  checkMemory(): boolean {
+    const pid = this.child.pid;
+    const resident = pid === undefined ? undefined : residentMegabytes(pid);
+    if (resident === undefined) return false;
+    if (resident > this.options.memoryMb) {
+      this.overMemory = true;
+      this.kill();
+    }
+    return true;
+  }
+
+  /** Whether the process is gone (killed or crashed). */
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  /** Sends a request and resolves with the worker's answer. */
+  request(body: RequestBody): Promise<unknown> {
+    if (this.exited) return Promise.reject(new WorkerError('The SQLite worker process is gone.', false));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.busy();
+      this.child.send({ ...body, id } as WorkerRequest);
+    });
+  }
+
+  /** Stops the process at once, whatever it is doing (SIGKILL: a query in native code never sees a gentler signal). */
+  kill(): void {
+    if (!this.exited) this.child.kill('SIGKILL');
+  }
+}
