@@ -2,6 +2,7 @@ import { sep } from 'node:path';
 import { compileGlob, ToolError } from '@mcpkit/server-kit/task';
 import type Database from 'better-sqlite3';
 import { passagesPerDocument, passageTokenizer, rankWeights } from './index-database.js';
+import { perConnection } from './per-connection.js';
 import { readStoredPassages, readStoredPassagesAt, type StoredPassage, type StoredText } from './stored-passages.js';
 import { assertTermsBounded } from './term-bound.js';
 
@@ -82,18 +83,44 @@ export interface SearchRequest {
  * into JavaScript between passages, where terminating a worker takes effect (inside one native call it cannot).
  */
 const rowCheckpoint = 'search_row_checkpoint';
-const connectionsWithCheckpoint = new WeakSet<Database.Database>();
 /** The temporary table that highlights the passages of one page of hits. */
 const hitPassages = 'hit_passages';
+
+/** A search connection's statements, its checkpoint function and its highlighting table, made on its first search. */
+const searchStatements = perConnection((connection) => {
+  connection.function(rowCheckpoint, { deterministic: false }, (_rowid: unknown) => 1);
+  connection.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${hitPassages} USING fts5(title, path, body, tokenize = '${passageTokenizer}')`,
+  );
+  return {
+    documentOf: connection.prepare(
+      `SELECT path, title, size, mtime_ms AS mtimeMs, digest, spans FROM documents WHERE id = ?`,
+    ),
+    // The same BM25 as FTS5's `ORDER BY rank`, written out so that SQLite scores row by row through the checkpoint
+    // (FTS5's own rank sort scores every match inside one native call).
+    ranked: connection.prepare(
+      `SELECT rowid, bm25(passages, ${rankWeights.title}, ${rankWeights.path}, ${rankWeights.body}) AS rank
+       FROM passages WHERE passages MATCH ? AND ${rowCheckpoint}(rowid) ORDER BY rank`,
+    ),
+    insertHit: connection.prepare(
+      `INSERT INTO temp.${hitPassages} (rowid, title, path, body) VALUES (CAST(? AS INTEGER), ?, ?, ?)`,
+    ),
+    hitDetails: connection.prepare(
+      `SELECT rowid AS "index", snippet(${hitPassages}, 2, char(57344), char(57345), '…', 28) AS snippet,
+              highlight(${hitPassages}, 2, char(57344), char(57345)) AS marked
+       FROM temp.${hitPassages} WHERE ${hitPassages} MATCH ?`,
+    ),
+    savepoint: connection.prepare(`SAVEPOINT ${hitPassages}`),
+    rollback: connection.prepare(`ROLLBACK TO ${hitPassages}`),
+    release: connection.prepare(`RELEASE ${hitPassages}`),
+  };
+});
 
 /** Runs a search on the index's connection (or a read-only one) and returns one page of hits, best first. */
 export function searchIndex(database: { readonly connection: Database.Database }, request: SearchRequest): SearchPage {
   const expression = toMatchExpression(request.query);
   const connection = database.connection;
-  if (!connectionsWithCheckpoint.has(connection)) {
-    connection.function(rowCheckpoint, { deterministic: false }, (_rowid: unknown) => 1);
-    connectionsWithCheckpoint.add(connection);
-  }
+  const statements = searchStatements(connection);
   // The kit's matcher costs at most pattern length times path length per path: no glob can stall the loop below.
   const matchesGlob = request.pathGlob ? compileGlob(request.pathGlob, { dot: true }) : undefined;
   const wanted = request.offset + request.limit + 1;
@@ -101,25 +128,16 @@ export function searchIndex(database: { readonly connection: Database.Database }
   type Row = { rowid: number; id: number; path: string; title: string; rank: number; stored: StoredText };
   const rows: Row[] = [];
   const documents = new Map<number, Document | undefined>();
-  const documentOf = connection.prepare(
-    `SELECT path, title, size, mtime_ms AS mtimeMs, digest, spans FROM documents WHERE id = ?`,
-  );
   const perDocument = new Map<number, number>();
   try {
     assertTermsBounded(connection, expression, request.query);
-    // The same BM25 as FTS5's `ORDER BY rank`, written out so that SQLite scores row by row through the checkpoint
-    // (FTS5's own rank sort scores every match inside one native call); rows then meet the documents table one by
-    // one, only until the page is full.
-    const ranked = connection.prepare(
-      `SELECT rowid, bm25(passages, ${rankWeights.title}, ${rankWeights.path}, ${rankWeights.body}) AS rank
-       FROM passages WHERE passages MATCH ? AND ${rowCheckpoint}(rowid) ORDER BY rank`,
-    );
-    for (const row of ranked.iterate(expression) as Iterable<{ rowid: number; rank: number }>) {
+    // Ranked rows meet the documents table one by one, only until the page is full.
+    for (const row of statements.ranked.iterate(expression) as Iterable<{ rowid: number; rank: number }>) {
       const id = Math.floor(row.rowid / passagesPerDocument);
       const shown = perDocument.get(id) ?? 0;
       // A long document that matches everywhere would fill the page; later passages of it give way to others.
       if (shown >= maxPassagesPerDocument) continue;
-      if (!documents.has(id)) documents.set(id, documentOf.get(id) as Document | undefined);
+      if (!documents.has(id)) documents.set(id, statements.documentOf.get(id) as Document | undefined);
       const document = documents.get(id);
       if (!document) continue;
       if (matchesGlob && !request.roots.some((root) => matchesGlob(relativeTo(root, document.path)))) continue;
@@ -138,7 +156,7 @@ export function searchIndex(database: { readonly connection: Database.Database }
   }
   const page = rows.slice(request.offset, request.offset + request.limit);
   return {
-    hits: describeHits(connection, expression, page, request.roots),
+    hits: describeHits(statements, expression, page, request.roots),
     more: rows.length > request.offset + request.limit,
   };
 }
@@ -153,48 +171,46 @@ export const changedFileSnippet =
  * same snippet() and highlight() as a table that stored the text.
  */
 function describeHits(
-  connection: Database.Database,
+  statements: ReturnType<typeof searchStatements>,
   expression: string,
   page: readonly { rowid: number; id: number; path: string; title: string; rank: number; stored: StoredText }[],
   roots: readonly string[],
 ): SearchHit[] {
-  connection.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${hitPassages} USING fts5(title, path, body, tokenize = '${passageTokenizer}')`,
-  );
-  const insert = connection.prepare(
-    `INSERT INTO temp.${hitPassages} (rowid, title, path, body) VALUES (CAST(? AS INTEGER), ?, ?, ?)`,
-  );
-  const detail = connection.prepare(
-    `SELECT snippet(${hitPassages}, 2, char(57344), char(57345), '…', 28) AS snippet,
-            highlight(${hitPassages}, 2, char(57344), char(57345)) AS marked
-     FROM temp.${hitPassages} WHERE ${hitPassages} MATCH ? AND rowid = CAST(? AS INTEGER)`,
-  );
   const passages = storedPassagesOfPage(page);
   // The page's passages are written and highlighted inside a savepoint that is rolled back: nothing is committed,
   // so no FTS5 segment is written and nothing is left to delete.
-  connection.exec(`SAVEPOINT ${hitPassages}`);
+  statements.savepoint.run();
+  let found: Map<number, { snippet: string; marked: string }>;
   try {
-    return page.map((row, index): SearchHit => {
-      const score = Math.round(-row.rank * 1000) / 1000;
-      const passage = passages.get(row.rowid) ?? { changed: true };
-      if ('changed' in passage)
-        return { path: row.path, line: 1, title: row.title, score, snippet: changedFileSnippet, changed: true };
+    page.forEach((row, index) => {
+      const passage = passages.get(row.rowid);
+      if (!passage || 'changed' in passage) return;
       const root = roots.find((candidate) =>
         row.path.startsWith(candidate.endsWith(sep) ? candidate : candidate + sep),
       );
-      insert.run(index, row.title, root ? relativeTo(root, row.path) : row.path, passage.body);
-      const found = detail.get(expression, index) as { snippet: string; marked: string } | undefined;
-      return {
-        path: row.path,
-        line: passage.line + bestLineOffset(found?.marked ?? ''),
-        title: row.title,
-        score,
-        snippet: markdownSnippet(found?.snippet ?? passage.body.slice(0, 200)),
-      };
+      statements.insertHit.run(index, row.title, root ? relativeTo(root, row.path) : row.path, passage.body);
     });
+    // One query highlights the whole page (a query per hit set FTS5's matching up ten times over).
+    const highlighted = statements.hitDetails.all(expression) as { index: number; snippet: string; marked: string }[];
+    found = new Map(highlighted.map((row) => [row.index, row]));
   } finally {
-    connection.exec(`ROLLBACK TO ${hitPassages}; RELEASE ${hitPassages}`);
+    statements.rollback.run();
+    statements.release.run();
   }
+  return page.map((row, index): SearchHit => {
+    const score = Math.round(-row.rank * 1000) / 1000;
+    const passage = passages.get(row.rowid) ?? { changed: true };
+    if ('changed' in passage)
+      return { path: row.path, line: 1, title: row.title, score, snippet: changedFileSnippet, changed: true };
+    const detail = found.get(index);
+    return {
+      path: row.path,
+      line: passage.line + bestLineOffset(detail?.marked ?? ''),
+      title: row.title,
+      score,
+      snippet: markdownSnippet(detail?.snippet ?? passage.body.slice(0, 200)),
+    };
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ToolError } from '@mcpkit/server-kit/task';
 import type Database from 'better-sqlite3';
 import { passageTokenizer } from './index-database.js';
+import { perConnection } from './per-connection.js';
 
 /** How much of the index one query may make SQLite read in calls that a worker's termination cannot interrupt. */
 export interface TermLimits {
@@ -52,6 +53,23 @@ export function queryTerms(expression: string): QueryTerm[] {
   return terms;
 }
 
+/** A connection's statements for counting terms, and the temporary tables they read, made on its first query. */
+const termStatements = perConnection((connection) => {
+  // Temporary tables: a read-only connection may create them, and they vanish with the connection.
+  connection.exec(`
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words USING fts5(word, tokenize = '${passageTokenizer}');
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_tokens USING fts5vocab(temp, query_words, instance);
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.passage_terms USING fts5vocab(main, passages, row);
+  `);
+  return {
+    clearWords: connection.prepare('DELETE FROM temp.query_words'),
+    insertWord: connection.prepare('INSERT INTO temp.query_words (rowid, word) VALUES (?, ?)'),
+    tokens: connection.prepare('SELECT doc, term FROM temp.query_tokens ORDER BY doc, "offset"'),
+    exact: connection.prepare('SELECT doc FROM temp.passage_terms WHERE term = ?').pluck(),
+    range: connection.prepare('SELECT doc FROM temp.passage_terms WHERE term >= ? AND term <= ?').pluck(),
+  };
+});
+
 /**
  * Refuses a query whose terms stand for more of the index than `limits` allow, before SQLite reads their lists in
  * native calls that cannot be stopped. Each word is tokenized as the index does (the Porter stemmer turns
@@ -66,24 +84,17 @@ export function assertTermsBounded(
 ): void {
   const terms = queryTerms(expression);
   if (terms.length === 0) return;
-  // Temporary tables: a read-only connection may create them, and they vanish with the connection.
-  connection.exec(`
-    CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words USING fts5(word, tokenize = '${passageTokenizer}');
-    CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_tokens USING fts5vocab(temp, query_words, instance);
-    CREATE VIRTUAL TABLE IF NOT EXISTS temp.passage_terms USING fts5vocab(main, passages, row);
-    DELETE FROM temp.query_words;
-  `);
-  const insert = connection.prepare('INSERT INTO temp.query_words (rowid, word) VALUES (?, ?)');
+  const statements = termStatements(connection);
+  statements.clearWords.run();
   terms.forEach((term, index) => {
-    insert.run(index, term.word);
+    statements.insertWord.run(index, term.word);
   });
   // The token of each word as the index stores it: the last one, should the tokenizer split a word.
   const tokens = new Map<number, string>();
-  const tokenRows = connection.prepare('SELECT doc, term FROM temp.query_tokens ORDER BY doc, "offset"');
-  for (const row of tokenRows.iterate() as Iterable<{ doc: number; term: string }>) tokens.set(row.doc, row.term);
-  connection.exec('DELETE FROM temp.query_words');
-  const exact = connection.prepare('SELECT doc FROM temp.passage_terms WHERE term = ?').pluck();
-  const range = connection.prepare('SELECT doc FROM temp.passage_terms WHERE term >= ? AND term <= ?').pluck();
+  for (const row of statements.tokens.iterate() as Iterable<{ doc: number; term: string }>)
+    tokens.set(row.doc, row.term);
+  statements.clearWords.run();
+  const { exact, range } = statements;
   let total = 0;
   let prefixTotal = 0;
   const tooManyWords = () =>
