@@ -4,15 +4,15 @@ import { perConnection } from './per-connection.js';
 
 it('makes a value once per connection, and one for each connection', () => {
   let made = 0;
-  const valueOf = perConnection((connection) => {
+  const statementOf = perConnection((connection) => {
     made++;
     return connection.prepare('SELECT 1');
   });
   const first = new Database(':memory:');
   const second = new Database(':memory:');
   try {
-    expect(valueOf(first)).toBe(valueOf(first));
-    expect(valueOf(second)).not.toBe(valueOf(first));
+    expect(statementOf(first)).toBe(statementOf(first));
+    expect(statementOf(second)).not.toBe(statementOf(first));
     expect(made).toBe(2);
   } finally {
     first.close();
