@@ -3,7 +3,7 @@ import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Root } from '@mcpkit/server-kit';
-import { type ProtocolEraUnderTest, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { resultText, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FilesystemLimits } from '../src/index.js';
 import { createFixture, type Fixture } from './fixture.js';
@@ -21,8 +21,11 @@ export interface ServerSetup {
 /** Starts a server (in memory or from the bin) for the fixture and connects a client. */
 export type Connect = (fixture: Fixture, setup?: ServerSetup) => Promise<TestClient>;
 
-/** The whole behaviour of the server, run in memory in each protocol era and over stdio from the bin. */
-export function filesystemSuite(connect: Connect, era: ProtocolEraUnderTest = '2025-11-25'): void {
+/**
+ * The whole behaviour of the server, run in memory in each protocol era and over stdio from the bin (`connect` picks
+ * the era of its client).
+ */
+export function filesystemSuite(connect: Connect): void {
   let fixture: Fixture;
   const clients: TestClient[] = [];
   beforeEach(() => {

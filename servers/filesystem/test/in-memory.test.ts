@@ -20,5 +20,5 @@ describe.each(protocolEras)('filesystem server in memory, protocol %s', (era) =>
         await server.close();
       },
     });
-  }, era);
+  });
 });
