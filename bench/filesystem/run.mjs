@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { median } from '../measures.mjs';
 import { writeResultsIntoReadme } from '../readme-results.mjs';
 import { generateTree } from './generate-tree.mjs';
 import { officialServerEntry, officialServerVersion } from './official-server.mjs';
@@ -50,12 +51,6 @@ async function connect(name, args) {
   await client.connect(transport);
   return { name, client, pid: transport.pid };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 /** A probe: one call of a tool on a server, returning what it answered. */
 const tool = (server, name, args) => async () => {

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { markdownTable } from '../markdown-table.mjs';
+import { median } from '../measures.mjs';
 import { officialServerEntry, officialServerVersion } from './official-server.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -47,12 +48,6 @@ async function connect(args) {
   await client.listTools();
   return { client, coldStartMs: performance.now() - started };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 makeFolder();
 const peerEntry = officialServerEntry();

@@ -15,6 +15,7 @@ import { connectHost, createAgent } from '@mcpkit/agent-host';
 import { startScriptedModel } from '@mcpkit/agent-host/testing';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { median } from '../measures.mjs';
 
 // The baseline uses the same HTTP client as the host (undici, the host's own dependency) for a like-for-like measure.
 const { request } = createRequire(fileURLToPath(import.meta.resolve('@mcpkit/agent-host')))('undici');
@@ -25,11 +26,6 @@ const stepsPerRun = quick ? 20 : 50;
 const toolServer = fileURLToPath(new URL('./instant-server.mjs', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const ms = (value) => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
 const log = () => {};
 // The two eras: the tool server's arguments, and the bare client's version negotiation that reaches the same era.
