@@ -3,6 +3,9 @@ import { watchDirectories } from './file-watcher.js';
 import type { IndexWriter } from './index-writer.js';
 import { Indexer, type IndexProgress, type IndexReport } from './indexer.js';
 
+/** Files larger than this many bytes are skipped unless the options say otherwise: 1 MiB. */
+export const defaultMaxFileSize = 1024 * 1024;
+
 /** How a process indexes its folders into an index. */
 export interface DirectoryIndexingOptions {
   /** The folders to index and watch. */
@@ -31,7 +34,7 @@ export class DirectoryIndexing {
     this.directories = options.directories;
     this.excludedPaths = options.excludedPaths ?? new Set();
     this.indexer = new Indexer(options.writer, this.directories, {
-      maxFileSize: options.maxFileSize ?? 1024 * 1024,
+      maxFileSize: options.maxFileSize ?? defaultMaxFileSize,
       excludedPaths: this.excludedPaths,
       ...(options.batchFiles !== undefined ? { batchFiles: options.batchFiles } : {}),
     });

@@ -1,12 +1,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { AllowedDirectories } from '../allowed-directories.js';
 import { readOpenedFile } from '../confined-file.js';
-import { contentDigest } from './content-digest.js';
+import { type ChangedFile, prepareDocument } from './document-preparation.js';
 import { type WalkedFile, walkFiles } from './file-walker.js';
-import type { IndexedDocument, IndexWriter } from './index-writer.js';
-import { encodeSpans, passageSpans } from './passage-spans.js';
-import { splitPassages } from './passages.js';
-import { extractText, looksBinary } from './text-extraction.js';
+import type { BatchCounts, IndexedDocument, IndexWriter } from './index-writer.js';
 
 /** Where an indexing run is, for progress bars and `index_status`. */
 export interface IndexProgress {
@@ -55,10 +52,13 @@ const batchBytes = 2 * 1024 * 1024;
 const bulkFiles = 1000;
 /** A batch's writes yield to the event loop after this long, so requests keep flowing during a large batch. */
 const sliceMs = 20;
-/** The file digest of a document whose hits are checked otherwise (binary: never shown; spans: per passage). */
-const noDigest = Buffer.alloc(0);
 /** Files read from disk at once. */
 const readConcurrency = 16;
+/**
+ * Batches handed to a writer that reads files itself (`indexFiles`) before the first of them is stored: two, so one is
+ * read while the other is written, and at most two batches of text are held.
+ */
+const batchesInFlight = 2;
 
 function nextBatch<File extends WalkedFile>(files: File[], start: number, batchFiles: number): File[] {
   let end = start;
@@ -133,7 +133,7 @@ export class Indexer {
     );
     try {
       const stored = await this.writer.documentsUnder(root, directory);
-      const changed: (WalkedFile & { isNew: boolean })[] = [];
+      const changed: ChangedFile[] = [];
       let scanned = 0;
       const notes = new Set<string>();
       report({ directory, phase: 'scanning', done: 0 });
@@ -190,11 +190,23 @@ export class Indexer {
   private async load(
     root: string,
     directory: string,
-    changed: (WalkedFile & { isNew: boolean })[],
-    counts: { added: number; updated: number; binary: number },
+    changed: ChangedFile[],
+    counts: BatchCounts,
     signal: AbortSignal | undefined,
     report: (progress: IndexProgress) => void,
   ): Promise<void> {
+    if (this.writer.indexFiles) {
+      await this.loadThrough(
+        this.writer.indexFiles.bind(this.writer),
+        root,
+        directory,
+        changed,
+        counts,
+        signal,
+        report,
+      );
+      return;
+    }
     for (let start = 0; start < changed.length; ) {
       signal?.throwIfAborted();
       const batch = nextBatch(changed, start, this.options.batchFiles ?? defaultBatchFiles);
@@ -211,9 +223,53 @@ export class Indexer {
     }
   }
 
+  /**
+   * Hands the changed files in batches to a writer that reads and stores them itself, keeping `batchesInFlight`
+   * handed over so that reading one overlaps storing the other. A cancel stops handing over; the batches already
+   * handed over are stored (at most two) before the run ends.
+   */
+  private async loadThrough(
+    indexFiles: (root: string, files: readonly ChangedFile[]) => Promise<BatchCounts>,
+    root: string,
+    directory: string,
+    changed: ChangedFile[],
+    counts: BatchCounts,
+    signal: AbortSignal | undefined,
+    report: (progress: IndexProgress) => void,
+  ): Promise<void> {
+    const inFlight: Promise<void>[] = [];
+    let done = 0;
+    let stopped: { error: unknown } | undefined;
+    try {
+      for (let start = 0; start < changed.length; ) {
+        signal?.throwIfAborted();
+        const batch = nextBatch(changed, start, this.options.batchFiles ?? defaultBatchFiles);
+        start += batch.length;
+        const stored = indexFiles(root, batch).then((batchCounts) => {
+          counts.added += batchCounts.added;
+          counts.updated += batchCounts.updated;
+          counts.binary += batchCounts.binary;
+          done += batch.length;
+          report({ directory, phase: 'indexing', done, total: changed.length });
+        });
+        // Awaited below or after the loop; a failure is not left unhandled meanwhile.
+        stored.catch(() => {});
+        inFlight.push(stored);
+        if (inFlight.length >= batchesInFlight) await inFlight.shift();
+      }
+    } catch (error) {
+      stopped = { error };
+    }
+    // The batches handed over are stored (or fail) before the run goes on to merge or ends.
+    const settled = await Promise.allSettled(inFlight);
+    if (stopped) throw stopped.error;
+    const failed = settled.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+
   private async readBatch(
     root: string,
-    batch: (WalkedFile & { isNew: boolean })[],
+    batch: ChangedFile[],
     signal: AbortSignal | undefined,
   ): Promise<(IndexedDocument & { isNew: boolean })[]> {
     const documents: (IndexedDocument & { isNew: boolean })[] = [];
@@ -240,38 +296,7 @@ export class Indexer {
         }
         const bytes = contents[index];
         if (!bytes) continue; // vanished between the walk and the read; the next run drops it
-        const relativePath = this.directories.relativeToRoot(file.path, root);
-        if (looksBinary(bytes)) {
-          documents.push({
-            ...file,
-            root,
-            relativePath,
-            title: '',
-            lineCount: 0,
-            text: false,
-            digest: noDigest, // never shown: nothing to check
-            passages: [],
-            content: '',
-          });
-          continue;
-        }
-        const { text, title } = extractText(file.path, bytes);
-        const { passages, lineCount } = splitPassages(text);
-        // A hit reads only its passage's bytes, checked by the passage's own digest; a file whose passages are not
-        // stretches of its bytes (HTML) is read whole again and checked by the file's digest.
-        const spans = passageSpans(bytes, passages);
-        documents.push({
-          ...file,
-          root,
-          relativePath,
-          title,
-          lineCount,
-          text: true,
-          digest: spans ? noDigest : contentDigest(bytes),
-          ...(spans ? { spans: encodeSpans(spans) } : {}),
-          passages,
-          content: text,
-        });
+        documents.push(prepareDocument(file, root, this.directories.relativeToRoot(file.path, root), bytes));
       }
     }
     return documents;

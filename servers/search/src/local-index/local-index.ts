@@ -3,12 +3,13 @@ import { AllowedDirectories } from '../allowed-directories.js';
 import { type ReadLimits, readConfinedFile } from '../confined-file.js';
 import { fileUris } from '../document-uris.js';
 import type { DocumentText, ListedDocument, SearchIndex, SearchQuery } from '../search-index.js';
-import { DirectoryIndexing } from './directory-indexing.js';
+import { DirectoryIndexing, defaultMaxFileSize } from './directory-indexing.js';
 import { IndexDatabase } from './index-database.js';
 import type { Indexer, IndexProgress, IndexReport } from './indexer.js';
 import { type SearchPage, type SearchRequest, searchIndex } from './search-query.js';
 import { createSearchWorkers, type SearchWorkers } from './search-workers.js';
 import { sqliteWriter } from './sqlite-writer.js';
+import { type ThreadedSqliteWriter, threadedSqliteWriter } from './threaded-sqlite-writer.js';
 
 /** How the local index is set up. */
 export interface LocalIndexOptions {
@@ -34,14 +35,25 @@ export class LocalIndex implements SearchIndex {
   readonly indexing: DirectoryIndexing;
   readonly documentUris = fileUris;
   private searchWorkers: SearchWorkers | undefined;
+  private readonly threadedWriter: ThreadedSqliteWriter | undefined;
 
   constructor(options: LocalIndexOptions) {
     const directories = AllowedDirectories.of(options.directories);
     this.database = new IndexDatabase(options.indexFile);
     const excludedPaths = new Set(['', '-wal', '-shm', '-journal'].map((suffix) => options.indexFile + suffix));
+    // A file is written by worker threads (reading the next batch while storing this one, off the event loop); an
+    // in-memory database lives in this thread's connection only, so it is written here.
+    this.threadedWriter =
+      options.indexFile === ':memory:'
+        ? undefined
+        : threadedSqliteWriter({
+            database: this.database,
+            roots: directories.roots,
+            maxFileSize: options.maxFileSize ?? defaultMaxFileSize,
+          });
     this.indexing = new DirectoryIndexing({
       directories,
-      writer: sqliteWriter(this.database),
+      writer: this.threadedWriter ?? sqliteWriter(this.database),
       excludedPaths,
       ...(options.maxFileSize !== undefined ? { maxFileSize: options.maxFileSize } : {}),
       ...(options.batchFiles !== undefined ? { batchFiles: options.batchFiles } : {}),
@@ -125,6 +137,7 @@ export class LocalIndex implements SearchIndex {
   /** Stops watching, lets a running refresh stop at its next batch, then closes the database. */
   async close(): Promise<void> {
     await Promise.all([this.indexing.close(), this.searchWorkers?.close()]);
+    await this.threadedWriter?.close();
     this.database.close();
   }
 }

@@ -1,0 +1,54 @@
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { IndexDatabase } from './index-database.js';
+import { LocalIndex } from './local-index.js';
+import { threadedSqliteWriter } from './threaded-sqlite-writer.js';
+
+let base: string;
+
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'mcpkit-search-threaded-'));
+  mkdirSync(join(base, 'docs'));
+  for (let file = 0; file < 30; file++) writeFileSync(join(base, 'docs', `note-${file}.md`), `note ${file} about owls\n`);
+  writeFileSync(join(base, 'docs', 'blob.txt'), Buffer.from([0x6f, 0x77, 0x6c, 0, 1]));
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(base, { recursive: true, force: true });
+});
+
+it('stores an index file from worker threads: this thread inserts nothing', async () => {
+  const putDocument = vi.spyOn(IndexDatabase.prototype, 'putDocument');
+  const index = new LocalIndex({ directories: [join(base, 'docs')], indexFile: join(base, 'index.sqlite') });
+  try {
+    const [report] = await index.refreshAll();
+    expect(report).toMatchObject({ added: 30, binary: 1 });
+    expect(index.database.counts().documents).toBe(30);
+    expect(putDocument).not.toHaveBeenCalled();
+  } finally {
+    await index.close();
+  }
+});
+
+it('fails the batches of a writer thread that cannot start, with a sentence, and starts new threads next time', async () => {
+  const file = join(base, 'index.sqlite');
+  const database = new IndexDatabase(file);
+  const writer = threadedSqliteWriter({ database, roots: [join(base, 'docs')], maxFileSize: 1 << 20 });
+  const files = [{ path: join(base, 'docs', 'note-1.md'), size: 20, mtimeMs: 0, isNew: true }];
+  try {
+    // The writing thread opens the file itself: a folder in its place makes it fail as it starts.
+    renameSync(file, `${file}.moved`);
+    mkdirSync(file);
+    await expect(writer.indexFiles(join(base, 'docs'), files)).rejects.toThrow(/index writer's thread/);
+    rmSync(file, { recursive: true });
+    renameSync(`${file}.moved`, file);
+    await expect(writer.indexFiles(join(base, 'docs'), files)).resolves.toEqual({ added: 1, updated: 0, binary: 0 });
+    expect(database.counts().documents).toBe(1);
+  } finally {
+    await writer.close();
+    database.close();
+  }
+});

@@ -1,0 +1,190 @@
+import { sep } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import type { ChangedFile } from './document-preparation.js';
+import type { IndexDatabase } from './index-database.js';
+import type { BatchCounts, IndexWriter } from './index-writer.js';
+import type { PreparationRequest, PreparationWorkerData } from './preparation-worker.js';
+import { workerModule } from './worker-module.js';
+import type { WriterCommand, WriterCommandBody, WriterReply, WriterWorkerData } from './writer-worker.js';
+
+/** How the threads of an SQLite index file's writer are set up. */
+export interface ThreadedSqliteWriterOptions {
+  /** The index file's connection on this thread: it reads what is stored (`documentsUnder`), never writes. */
+  database: IndexDatabase;
+  /** The allowed directories (real paths). */
+  roots: readonly string[];
+  /** Files larger than this many bytes are not read. */
+  maxFileSize: number;
+}
+
+/** An SQLite writer whose reading and writing run on two worker threads; `close` stops them. */
+export interface ThreadedSqliteWriter extends IndexWriter {
+  indexFiles(root: string, files: readonly ChangedFile[]): Promise<BatchCounts>;
+  close(): Promise<void>;
+}
+
+interface Threads {
+  preparation: Worker;
+  writer: Worker;
+  /** Replies awaited: commands by id, batches by number. */
+  commands: Map<number, { resolve(result: unknown): void; reject(error: Error): void }>;
+  batches: Map<number, { resolve(counts: BatchCounts): void; reject(error: Error): void }>;
+}
+
+/**
+ * Heap limits of the two threads, so the memory of a run is bounded whatever the corpus: a batch holds about 2 MB of
+ * files plus one file of up to the size cap, read, extracted and split (a few copies of it), and young garbage is
+ * collected often. A thread over its limit stops with an error that fails the run, not the process.
+ */
+function heapLimits(maxFileSize: number) {
+  const capMb = Math.ceil(maxFileSize / (1024 * 1024));
+  return { maxOldGenerationSizeMb: 48 + 8 * capMb, maxYoungGenerationSizeMb: 8 };
+}
+
+/**
+ * The writer of an SQLite index file on two worker threads, a pipeline: one reads, extracts and splits a batch of
+ * changed files while the other stores the batch before it (FTS5's tokenizing and merging, most of a build). On two
+ * cores a build takes about the longer of the two instead of their sum, and a serving process's event loop runs
+ * neither. The threads start with the first write and stay (idle, not keeping the process alive) until `close`.
+ */
+export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): ThreadedSqliteWriter {
+  const { database } = options;
+  let threads: Promise<Threads> | undefined;
+  let current: Threads | undefined;
+  let nextId = 0;
+  let nextBatch = 0;
+
+  const pendingCount = (started: Threads) => started.commands.size + started.batches.size;
+  /** Idle threads never keep the process alive; a thread with work awaited does. */
+  const holdWhileBusy = (started: Threads) => {
+    for (const worker of [started.preparation, started.writer]) {
+      if (pendingCount(started) > 0) worker.ref();
+      else worker.unref();
+    }
+  };
+
+  async function start(): Promise<Threads> {
+    const { MessageChannel, Worker } = await import('node:worker_threads');
+    const channel = new MessageChannel();
+    const resourceLimits = heapLimits(options.maxFileSize);
+    const preparationData: PreparationWorkerData = {
+      roots: [...options.roots],
+      maxFileSize: options.maxFileSize,
+      writer: channel.port1,
+    };
+    const writerData: WriterWorkerData = { indexFile: database.file, preparation: channel.port2 };
+    const started: Threads = {
+      preparation: new Worker(workerModule(new URL('./preparation-worker.js', import.meta.url)), {
+        workerData: preparationData,
+        transferList: [channel.port1],
+        resourceLimits,
+      }),
+      writer: new Worker(workerModule(new URL('./writer-worker.js', import.meta.url)), {
+        workerData: writerData,
+        transferList: [channel.port2],
+        resourceLimits,
+      }),
+      commands: new Map(),
+      batches: new Map(),
+    };
+    const failAll = (error: Error) => {
+      for (const waiting of [...started.commands.values(), ...started.batches.values()]) waiting.reject(error);
+      started.commands.clear();
+      started.batches.clear();
+      // The next write starts new threads.
+      if (current === started) {
+        current = undefined;
+        threads = undefined;
+      }
+      void started.preparation.terminate();
+      void started.writer.terminate();
+    };
+    current = started;
+    started.writer.on('message', (reply: WriterReply) => {
+      if ('id' in reply) {
+        const waiting = started.commands.get(reply.id);
+        started.commands.delete(reply.id);
+        if (reply.error !== undefined) waiting?.reject(new Error(reply.error));
+        else waiting?.resolve(reply.result);
+      } else {
+        const waiting = started.batches.get(reply.batch);
+        started.batches.delete(reply.batch);
+        if ('error' in reply) waiting?.reject(new Error(reply.error));
+        else waiting?.resolve({ added: reply.added, updated: reply.updated, binary: reply.binary });
+      }
+      holdWhileBusy(started);
+    });
+    for (const worker of [started.preparation, started.writer]) {
+      worker.on('error', (error) => failAll(new Error(`The index writer's thread failed: ${error.message}`)));
+      worker.on('exit', (code) => failAll(new Error(`The index writer's thread stopped (exit code ${code}).`)));
+    }
+    holdWhileBusy(started);
+    return started;
+  }
+
+  function threadsNow(): Promise<Threads> {
+    threads ??= start();
+    return threads;
+  }
+
+  async function command(body: WriterCommandBody): Promise<unknown> {
+    return send(await threadsNow(), body);
+  }
+
+  function send(started: Threads, body: WriterCommandBody): Promise<unknown> {
+    const id = nextId++;
+    const result = new Promise<unknown>((resolve, reject) => started.commands.set(id, { resolve, reject }));
+    holdWhileBusy(started);
+    started.writer.postMessage({ id, ...body } satisfies WriterCommand);
+    return result;
+  }
+
+  return {
+    async documentsUnder(_root, directory) {
+      return database.documentsUnder(directory, sep);
+    },
+    async writeDocuments(documents) {
+      const stored = documents.map(({ content: _text, root: _root, ...document }) => document);
+      await command({ command: 'write', documents: stored });
+    },
+    async indexFiles(root, files) {
+      const started = await threadsNow();
+      const batch = nextBatch++;
+      const counts = new Promise<BatchCounts>((resolve, reject) => started.batches.set(batch, { resolve, reject }));
+      holdWhileBusy(started);
+      started.preparation.postMessage({ batch, root, files: [...files] } satisfies PreparationRequest);
+      return counts;
+    },
+    async deleteDocuments(ids) {
+      await command({ command: 'delete', ids: [...ids] });
+    },
+    async acquire() {
+      return async () => {};
+    },
+    async startBulkLoad() {
+      await command({ command: 'automerge', enabled: false });
+    },
+    async finishBulkLoad(keepGoing) {
+      // With automatic merging back on, later writes merge what a cancelled run leaves.
+      await command({ command: 'automerge', enabled: true });
+      // One step per message: a cancel stops the merge within a step (about 2,000 pages).
+      while (keepGoing() && (await command({ command: 'merge' }))) {}
+      // The pages the merges freed go back in steps too (a merged index would otherwise keep a tenth of its size free).
+      while (keepGoing() && (await command({ command: 'release' }))) {}
+      await command({ command: 'checkpoint' });
+    },
+    async close() {
+      if (!threads) return;
+      const started = await threads;
+      threads = undefined;
+      current = undefined;
+      try {
+        await send(started, { command: 'close' });
+      } finally {
+        started.preparation.removeAllListeners('exit');
+        started.writer.removeAllListeners('exit');
+        await Promise.all([started.preparation.terminate(), started.writer.terminate()]);
+      }
+    },
+  };
+}

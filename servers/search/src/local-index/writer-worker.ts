@@ -1,0 +1,93 @@
+// Worker thread of an SQLite index's writer: the one connection that writes the index file. It stores the batches the
+// preparing thread sends (one transaction each, FTS5 tokenizing included) and runs the main thread's commands, so a
+// serving process's event loop never runs an insert or a merge, and reading the next batch overlaps this one's writes.
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { type DocumentInput, IndexDatabase } from './index-database.js';
+import type { PreparedBatch } from './preparation-worker.js';
+
+/** What the writing thread is started with. */
+export interface WriterWorkerData {
+  indexFile: string;
+  /** The preparing thread's end of their channel. */
+  preparation: MessagePort;
+}
+
+/** What the main thread asks of the writing thread. */
+export type WriterCommandBody =
+  | { command: 'write'; documents: DocumentInput[] }
+  | { command: 'delete'; ids: number[] }
+  | { command: 'automerge'; enabled: boolean }
+  | { command: 'merge' }
+  | { command: 'release' }
+  | { command: 'checkpoint' }
+  | { command: 'close' };
+
+/** A command from the main thread; each gets one reply with its id. */
+export type WriterCommand = { id: number } & WriterCommandBody;
+
+/** What the writing thread tells the main thread: a command's reply, or a batch stored (or failed). */
+export type WriterReply =
+  | { id: number; result?: unknown; error?: string }
+  | { batch: number; added: number; updated: number; binary: number }
+  | { batch: number; error: string };
+
+const { indexFile, preparation } = workerData as WriterWorkerData;
+const database = new IndexDatabase(indexFile);
+const port = parentPort as MessagePort;
+
+function store(documents: readonly DocumentInput[]): void {
+  database.transaction(() => {
+    for (const document of documents) database.putDocument(document);
+  });
+}
+
+function run(command: WriterCommand): unknown {
+  switch (command.command) {
+    case 'write':
+      return store(command.documents);
+    case 'delete':
+      return database.transaction(() => {
+        for (const id of command.ids) database.deleteDocument(id);
+      });
+    case 'automerge':
+      return database.setAutomerge(command.enabled);
+    case 'merge':
+      return database.mergeStep();
+    case 'release':
+      return database.releaseFreePages();
+    case 'checkpoint':
+      return database.checkpoint();
+    case 'close':
+      preparation.close();
+      return database.close();
+  }
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+port.on('message', (command: WriterCommand) => {
+  try {
+    port.postMessage({ id: command.id, result: run(command) } satisfies WriterReply);
+  } catch (error) {
+    port.postMessage({ id: command.id, error: message(error) } satisfies WriterReply);
+  }
+});
+
+preparation.on('message', (prepared: PreparedBatch) => {
+  if ('error' in prepared) {
+    port.postMessage(prepared satisfies WriterReply);
+    return;
+  }
+  try {
+    store(prepared.documents);
+    const counts = { added: 0, updated: 0, binary: 0 };
+    for (const document of prepared.documents) {
+      if (!document.text) counts.binary++;
+      else if (document.isNew) counts.added++;
+      else counts.updated++;
+    }
+    port.postMessage({ batch: prepared.batch, ...counts } satisfies WriterReply);
+  } catch (error) {
+    port.postMessage({ batch: prepared.batch, error: message(error) } satisfies WriterReply);
+  }
+});
