@@ -11,7 +11,8 @@ let base: string;
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), 'mcpkit-search-threaded-'));
   mkdirSync(join(base, 'docs'));
-  for (let file = 0; file < 30; file++) writeFileSync(join(base, 'docs', `note-${file}.md`), `note ${file} about owls\n`);
+  for (let file = 0; file < 30; file++)
+    writeFileSync(join(base, 'docs', `note-${file}.md`), `note ${file} about owls\n`);
   writeFileSync(join(base, 'docs', 'blob.txt'), Buffer.from([0x6f, 0x77, 0x6c, 0, 1]));
 });
 
