@@ -53,8 +53,19 @@ describe('rowsTable', () => {
 
 describe('formatNumber', () => {
   it('writes numbers as toLocaleString("en-US") does', () => {
-    for (const value of [0, 1, 999, 1000, 12_345_678, -4321, 1234.5678, 0.1]) {
+    for (const value of [0, 1, 999, 1000, 12_345_678, -4321, 1234.5678, 0.1, -0, -999, -1000, 100_000, 999_999]) {
       expect(formatNumber(value)).toBe(value.toLocaleString('en-US'));
+    }
+    for (const value of [Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, 1e21, Number.NaN, Infinity]) {
+      expect(formatNumber(value)).toBe(value.toLocaleString('en-US'));
+    }
+    // Every length of digits, both signs, with and without a last group of zeros.
+    for (let digits = 1; digits <= 16; digits += 1) {
+      for (const value of [Number('9'.repeat(digits)), 10 ** (digits - 1), 10 ** (digits - 1) + 7]) {
+        if (!Number.isSafeInteger(value)) continue;
+        expect(formatNumber(value)).toBe(value.toLocaleString('en-US'));
+        expect(formatNumber(-value)).toBe((-value).toLocaleString('en-US'));
+      }
     }
   });
 });

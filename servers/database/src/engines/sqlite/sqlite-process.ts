@@ -3,7 +3,6 @@
 // each query runs here and the server kills this process at the query's deadline (see ADR 0200).
 
 import { serializeQueryResult } from '../../query-result.js';
-import { formatNumber } from '../../result-text.js';
 import { StatementError } from '../../statement-safety.js';
 import { describeTable, listTables, schemaText } from './sqlite-catalog.js';
 import { SqliteConnection, type SqliteConnectionOptions } from './sqlite-connection.js';
@@ -14,9 +13,6 @@ let connection: SqliteConnection | undefined;
 function handle(request: WorkerRequest): unknown {
   if (request.op === 'open') {
     connection = new SqliteConnection(request.options as SqliteConnectionOptions);
-    // The first number formatter loads ICU's locale data (about 25 ms): made now, while the worker starts in the
-    // background, instead of under the first query's result.
-    formatNumber(0);
     return true;
   }
   if (!connection) throw new Error('The worker has no open connection.');
