@@ -14,9 +14,9 @@ import {
   type ServerOptions,
   type ServerResult,
   type SpecTypes,
+  type StandardSchemaV1,
   specTypeSchemas,
 } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 import { identityOf } from './auth/identity.js';
 import type { ClientInfo, RequestContext } from './context.js';
 import type { Completer, ResourceListing } from './define-resource.js';
@@ -36,7 +36,7 @@ import { RequestError } from './request-error.js';
 import { errorResult } from './results.js';
 import type { AskOptions, InputRounds, RoundRequest } from './rounds/input-rounds.js';
 import type { ModernAsks } from './rounds/modern-asks.js';
-import { runTool } from './run-tool.js';
+import { type RunToolOptions, runTool } from './run-tool.js';
 import { settleToolResult, transportSplices } from './structured-splice.js';
 import { createModernToolContext, createToolContext } from './tool-context.js';
 
@@ -47,8 +47,19 @@ function envelopeOf(context: ServerContext): Record<string, unknown> | undefined
   return context.mcpReq.envelope as Record<string, unknown> | undefined;
 }
 
-/** Params as the SDK hands them over, checked by the kit itself (the SDK's own check answers with a zod dump). */
-const anyParams = z.looseObject({});
+/**
+ * Params as the SDK hands them over (its own copy of the request's params, always an object), checked by the kit
+ * itself: the SDK's own check answers with a zod dump. A Standard Schema that takes the object as it is, rather than
+ * a zod schema that would parse and copy it once more on every request.
+ */
+const paramsAsGiven: StandardSchemaV1<Record<string, unknown>> = {
+  '~standard': {
+    version: 1,
+    vendor: 'mcpkit',
+    validate: (value) =>
+      isObject(value) ? { value } : { issues: [{ message: 'The request params must be an object.' }] },
+  },
+};
 
 /** The method of each request type the kit answers. */
 const requestMethods = {
@@ -110,6 +121,8 @@ let modernAsksModule: Promise<typeof import('./rounds/modern-asks.js')> | undefi
 const loadGetPrompt = () => (promptModule ??= import('./get-prompt.js'));
 const loadReadResource = () => (resourceModule ??= import('./read-resource.js'));
 const loadModernAsks = () => (modernAsksModule ??= import('./rounds/modern-asks.js'));
+/** The asks' module once loaded, so that a modern-era call after the first waits for nothing. */
+let modernAsksLoaded: typeof import('./rounds/modern-asks.js') | undefined;
 
 /** How the SDK reports an answer that found no connection to travel on: the client went away first. */
 const clientGone = /No connection established|Not connected/;
@@ -168,6 +181,8 @@ export class ClientSession implements KitSession {
   readonly subscriptions = new Set<string>();
   private logLevel: LogLevel = defaultClientLogLevel;
   private rootsCache: Promise<Root[] | undefined> | undefined;
+  /** The round engine once loaded (the owner's promise of it resolved). */
+  private roundEngine: InputRounds | undefined;
   private client: ClientInfo | undefined;
 
   constructor(
@@ -258,17 +273,17 @@ export class ClientSession implements KitSession {
   }
 
   /**
-   * A sink for the logs of one request: sent as related to that request, so that over Streamable HTTP they travel on
+   * A logger for one request: stderr, and the client as notifications related to that request, so that over Streamable HTTP they travel on
    * the request's own response stream (a client without a standalone GET stream would otherwise never see them).
    */
-  private requestSink(extra: Extra): LogSink {
+  requestLogger(extra: Extra): Logger {
     // A modern request carries its own level; without one the client gets no logs (stderr still does).
     const threshold =
       this.era === 'modern' ? (envelopeOf(extra)?.[LOG_LEVEL_META_KEY] as LogLevel | undefined) : this.logLevel;
-    return (level, message, data) => {
+    return createLogger(this.owner.stderr, (level, message, data) => {
       if (threshold === undefined || !isLevelEnabled(level, threshold)) return;
       extra.mcpReq.notify(logNotification(level, this.owner.name, message, data)).catch(() => {});
-    };
+    });
   }
 
   /**
@@ -285,7 +300,7 @@ export class ClientSession implements KitSession {
         return roundSignal ? roundSignal() : extra.mcpReq.signal;
       },
       get log() {
-        log ??= createLogger(session.owner.stderr, session.requestSink(extra));
+        log ??= session.requestLogger(extra);
         return log;
       },
       client: this.clientInfo(extra),
@@ -314,8 +329,12 @@ export class ClientSession implements KitSession {
         : {}),
       ...(clientCapabilities ? { clientCapabilities } : {}),
     };
-    const [rounds, { createModernAsks }] = await Promise.all([this.owner.rounds(), loadModernAsks()]);
-    const outcome = await rounds.run(call, request, extra.mcpReq.signal, (asker, signal) =>
+    // Loaded together by the first modern-era call; later calls find them at once.
+    if (this.roundEngine === undefined || modernAsksLoaded === undefined) {
+      [this.roundEngine, modernAsksLoaded] = await Promise.all([this.owner.rounds(), loadModernAsks()]);
+    }
+    const { createModernAsks } = modernAsksLoaded;
+    const outcome = await this.roundEngine.run(call, request, extra.mcpReq.signal, (asker, signal) =>
       run(createModernAsks(asker, clientCapabilities), signal),
     );
     return outcome.kind === 'complete' ? outcome.value : (outcome.result as ServerResult);
@@ -369,17 +388,24 @@ export class ClientSession implements KitSession {
         : handler;
     // After the middleware, a tool result whose structured content is still JSON text is parsed, or left for a
     // transport that writes it into the line as it is (ADR 0018).
+    const settle = (result: ServerResult, request: SpecTypes[Name]) =>
+      settleToolResult(
+        result,
+        transportSplices(this.server),
+        this.owner.log,
+        String((request.params as { name?: unknown }).name),
+      );
+    // A call answered synchronously (the kit's common path) is settled at once, without a promise of the kit's own.
     const answer =
       method === 'tools/call'
-        ? async (request: SpecTypes[Name], extra: Extra) =>
-            settleToolResult(
-              await run(request, extra),
-              transportSplices(this.server),
-              this.owner.log,
-              String((request.params as { name?: unknown }).name),
-            )
+        ? (request: SpecTypes[Name], extra: Extra) => {
+            const result = run(request, extra);
+            return result instanceof Promise
+              ? result.then((settled: ServerResult) => settle(settled, request))
+              : settle(result, request);
+          }
         : run;
-    this.server.setRequestHandler(method, { params: anyParams }, (params, extra) => {
+    this.server.setRequestHandler(method, { params: paramsAsGiven }, (params, extra) => {
       // The common shape skips the schema (a full parse per call); anything else gets it, and its readable errors.
       if (isPlain?.(params)) return answer({ method, params } as SpecTypes[Name], extra);
       const checked = schema.validate({ method, params });
@@ -486,6 +512,9 @@ export class ClientSession implements KitSession {
 
   private registerToolHandlers(): void {
     const { registry } = this.owner;
+    // Made once for the session's calls, so that a call allocates none of them (ADR 0011).
+    const options: RunToolOptions = { budget: this.owner.budget, log: this.owner.log };
+    const legacyContext = (extra: Extra) => createToolContext(this, extra);
     this.handle('ListToolsRequest', (request) => {
       this.owner.onToolsListed?.();
       return this.page(
@@ -499,21 +528,18 @@ export class ClientSession implements KitSession {
       (request, extra) => {
         const registered = registry.tools.get(request.params.name);
         if (!registered) throw new RequestError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-        const options = { budget: this.owner.budget, log: this.owner.log };
-        if (this.era === 'legacy') {
-          return runTool(registered, request.params.arguments, {
-            ...options,
-            context: () => createToolContext(this.requestContext(extra), extra, this),
-          });
-        }
+        if (this.era === 'legacy') return runTool(registered, request.params.arguments, options, legacyContext, extra);
         return this.inRounds(
           { method: 'tools/call', target: request.params.name, arguments: request.params.arguments ?? {} },
           extra,
-          (asks, signal) =>
-            runTool(registered, request.params.arguments, {
-              ...options,
-              context: () => createModernToolContext(this.requestContext(extra, signal), extra, asks),
-            }),
+          async (asks, signal) =>
+            runTool(
+              registered,
+              request.params.arguments,
+              options,
+              (call: Extra) => createModernToolContext(this, call, asks, signal),
+              extra,
+            ),
         ).catch((error: unknown) => {
           // The round limits speak to the model like any failure of the tool.
           if (ToolError.isInstance(error)) return errorResult(error.message);
@@ -594,7 +620,7 @@ export class ClientSession implements KitSession {
       (request, extra) => {
         const { name, arguments: args } = request.params;
         if (this.era === 'legacy') {
-          const context = createToolContext(this.requestContext(extra), extra, this);
+          const context = createToolContext(this, extra);
           return loadGetPrompt().then(({ getPrompt }) => getPrompt(registry, name, args, context, this.owner.log));
         }
         return this.inRounds(
@@ -605,7 +631,7 @@ export class ClientSession implements KitSession {
               registry,
               name,
               args,
-              createModernToolContext(this.requestContext(extra, signal), extra, asks),
+              createModernToolContext(this, extra, asks, signal),
               this.owner.log,
             ),
         ).catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/server';
 import { UriTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import type { BudgetOptions } from './budget.js';
 import type { AnyPrompt } from './define-prompt.js';
 import type { ResourceDefinition, StaticResourceDefinition, TemplateResourceDefinition } from './define-resource.js';
 import { defineResource } from './define-resource.js';
@@ -22,6 +23,8 @@ export interface RegisteredTool {
   listing: Tool;
   /** The arguments a 2026-07-28 client mirrors into `Mcp-Param-*` headers (`x-mcp-header` in the input schema). */
   paramHeaders: readonly ParamHeader[];
+  /** How the tool's results are cut to its budget (hint, media budget, output schema), made once for every call. */
+  budgetOptions: BudgetOptions;
 }
 
 /** A template with its parsed URI template. */
@@ -47,6 +50,15 @@ function toolListing(tool: AnyTool): Tool {
   if (tool.output) listing.outputSchema = toolJsonSchema(tool.output, 'output') as Tool['outputSchema'];
   if (tool.annotations) listing.annotations = tool.annotations;
   return listing;
+}
+
+function budgetOptionsOf(tool: AnyTool): BudgetOptions {
+  const options: BudgetOptions = {};
+  if (tool.truncationHint !== undefined) options.hint = tool.truncationHint;
+  if (tool.mediaBudget !== undefined) options.mediaBudget = tool.mediaBudget;
+  const output = tool.output as z.ZodObject | undefined;
+  if (output) options.accepts = (structured) => output.safeParse(structured).success;
+  return options;
 }
 
 function promptListing(prompt: AnyPrompt): Prompt {
@@ -92,7 +104,13 @@ export class Registry {
     const listing = toolListing(tool);
     const scan = scanParamHeaders(listing.inputSchema);
     if ('fault' in scan) throw new KitError('INVALID_DEFINITION', `Tool "${tool.name}": ${scan.fault}`);
-    this.tools.set(tool.name, { definition: tool, checkArguments, listing, paramHeaders: scan.headers });
+    this.tools.set(tool.name, {
+      definition: tool,
+      checkArguments,
+      listing,
+      paramHeaders: scan.headers,
+      budgetOptions: budgetOptionsOf(tool),
+    });
   }
 
   addResource(resource: ResourceDefinition): void {

@@ -3,20 +3,28 @@ import type { z } from 'zod';
 import { applyBudget, fitsBudget } from './budget.js';
 import type { ToolContext } from './context.js';
 import { ToolError } from './errors.js';
+import type { SchemaCheck } from './json-schema.js';
 import { describeIssues } from './json-schema.js';
 import type { Logger } from './logger.js';
 import type { RegisteredTool } from './registry.js';
-import { errorResult, fromPreRendered, isPreRendered, isToolResult, toToolResult } from './results.js';
+import { errorResult, fromPreRendered, isPreRendered, isToolResult, type ToolReturn, toToolResult } from './results.js';
 import { deferredResult } from './structured-splice.js';
 
-/** What a tool call needs besides the tool and its arguments. */
+/** What the tool calls of one session share. */
 export interface RunToolOptions {
   /** The server's budget, for tools without their own. */
   budget: number;
   /** Where unexpected errors and broken output schemas are logged for the developer. */
   log: Logger;
-  /** Builds the handler's context; called only once the arguments are valid. */
-  context(): ToolContext;
+}
+
+/** True for a promise or any other thenable (what `await` would wait for). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /**
@@ -25,20 +33,60 @@ export interface RunToolOptions {
  * pre-rendered result that fits its budgets is passed on as it is, neither checked nor measured again, its structured
  * content still JSON text until something reads it (`deferredResult`; the session parses it or has the transport
  * splice it in, docs/decisions/0018-pre-rendered-results.md); one over a budget takes the common path.
+ *
+ * The handler's context is built by `contextOf(source)`, only once the arguments are valid. The result comes back
+ * synchronously when the argument check and the handler answer synchronously, as a promise otherwise: the common call
+ * allocates no promise or closure of its own (docs/decisions/0011-kit-per-call-path.md).
  */
-export async function runTool(
+export function runTool<Source>(
   registered: RegisteredTool,
   args: unknown,
   options: RunToolOptions,
-): Promise<CallToolResult> {
-  const { definition } = registered;
-  const parsed = await registered.checkArguments(args ?? {});
-  if (!parsed.success) {
-    return errorResult(`Invalid arguments for tool "${definition.name}": ${parsed.message}.`);
+  contextOf: (source: Source) => ToolContext,
+  source: Source,
+): CallToolResult | Promise<CallToolResult> {
+  const checked = registered.checkArguments(args ?? {});
+  if (checked instanceof Promise) {
+    return checked.then((parsed) => runChecked(registered, parsed, options, contextOf, source));
   }
-  const context = options.context();
+  return runChecked(registered, checked, options, contextOf, source);
+}
+
+/** Runs the handler with valid arguments (or answers invalid ones) and settles what it returns. */
+function runChecked<Source>(
+  registered: RegisteredTool,
+  parsed: SchemaCheck,
+  options: RunToolOptions,
+  contextOf: (source: Source) => ToolContext,
+  source: Source,
+): CallToolResult | Promise<CallToolResult> {
+  if (!parsed.success) {
+    return errorResult(`Invalid arguments for tool "${registered.definition.name}": ${parsed.message}.`);
+  }
+  const context = contextOf(source);
+  let value: unknown;
   try {
-    let value = await definition.handler(parsed.data, context);
+    value = registered.definition.handler(parsed.data, context);
+  } catch (error) {
+    return failure(registered, error, context, options.log);
+  }
+  if (!isThenable(value)) return settle(registered, value as ToolReturn, context, options);
+  return Promise.resolve(value).then(
+    (returned) => settle(registered, returned as ToolReturn, context, options),
+    (error: unknown) => failure(registered, error, context, options.log),
+  );
+}
+
+/** The result of what a handler returned: output schema, budget and pre-rendered results; a failure is an error result. */
+function settle(
+  registered: RegisteredTool,
+  returned: ToolReturn,
+  context: ToolContext,
+  options: RunToolOptions,
+): CallToolResult {
+  const { definition } = registered;
+  try {
+    let value = returned;
     const budget = definition.budget ?? options.budget;
     if (isPreRendered(value)) {
       const structuredChars = value.structuredJson?.length ?? 0;
@@ -70,19 +118,17 @@ export async function runTool(
     } else {
       result = toToolResult(value);
     }
-    const output = definition.output as z.ZodObject | undefined;
-    return applyBudget(result, budget, {
-      ...(definition.truncationHint === undefined ? {} : { hint: definition.truncationHint }),
-      ...(definition.mediaBudget === undefined ? {} : { mediaBudget: definition.mediaBudget }),
-      ...(output ? { accepts: (structured: Record<string, unknown>) => output.safeParse(structured).success } : {}),
-    });
+    return applyBudget(result, budget, registered.budgetOptions);
   } catch (error) {
-    if (ToolError.isInstance(error)) return errorResult(error.message);
-    if (context.signal.aborted)
-      return errorResult(`The call to "${definition.name}" was cancelled before it finished.`);
-    options.log.error(`Tool "${definition.name}" threw an unexpected error`, error);
-    return errorResult(
-      `The tool "${definition.name}" failed with an internal error; the server's log has the details.`,
-    );
+    return failure(registered, error, context, options.log);
   }
+}
+
+/** A handler's failure as the model reads it: a ToolError's message, a cancellation, or a logged internal error. */
+function failure(registered: RegisteredTool, error: unknown, context: ToolContext, log: Logger): CallToolResult {
+  const { name } = registered.definition;
+  if (ToolError.isInstance(error)) return errorResult(error.message);
+  if (context.signal.aborted) return errorResult(`The call to "${name}" was cancelled before it finished.`);
+  log.error(`Tool "${name}" threw an unexpected error`, error);
+  return errorResult(`The tool "${name}" failed with an internal error; the server's log has the details.`);
 }

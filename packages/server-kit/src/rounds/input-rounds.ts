@@ -144,16 +144,35 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
       const state: RoundState =
         request.requestState === undefined ? codec.initial(call) : await codec.open(request.requestState, call);
       const responses = responsesOf(request.inputResponses);
-      const dropped = new Set(request.droppedInputResponseKeys ?? []);
-      const recorded = new Map(state.r.map(([key, question, answer]) => [key, { question, answer }]));
-      const waiting = new Map(state.p);
-      const open = new Map<string, { question: string; request: InputRequest }>();
+      // The tables of asks and answers are made by the first ask: most calls never ask (ADR 0011).
+      let tables:
+        | {
+            dropped: Set<string>;
+            recorded: Map<string, { question: string; answer: unknown }>;
+            waiting: Map<string, string>;
+            open: Map<string, { question: string; request: InputRequest }>;
+          }
+        | undefined;
+      const tablesOfCall = () => {
+        tables ??= {
+          dropped: new Set(request.droppedInputResponseKeys ?? []),
+          recorded: new Map(state.r.map(([key, question, answer]) => [key, { question, answer }])),
+          waiting: new Map(state.p),
+          open: new Map(),
+        };
+        return tables;
+      };
       let asks = 0;
       // A failure the handler must not swallow: it fails the call whatever the handler does with it.
       let fatal: unknown;
-      let suspend: (() => void) | undefined;
-      const suspended = new Promise<void>((resolve) => {
-        suspend = resolve;
+      // How the round ended first: the handler settled, or an ask suspended it (one promise, not a race of three).
+      type First<Value> =
+        | { kind: 'complete'; value: Value }
+        | { kind: 'error'; error: unknown }
+        | { kind: 'suspended' };
+      let end: ((first: First<unknown>) => void) | undefined;
+      const ended = new Promise<First<unknown>>((resolve) => {
+        end = resolve;
       });
       let suspending = false;
 
@@ -180,6 +199,7 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
         asks += 1;
         const key = ask.options?.key ?? `${ask.kind}-${asks}`;
         const question = digest(ask.request);
+        const { dropped, recorded, waiting, open } = tablesOfCall();
         const prior = recorded.get(key);
         if (prior !== undefined) {
           return prior.question === question ? Promise.resolve(prior.answer) : fail(notDeterministic(call, key));
@@ -218,7 +238,7 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
         open.set(key, { question, request: ask.request });
         if (!suspending) {
           suspending = true;
-          setImmediate(() => suspend?.());
+          setImmediate(() => end?.({ kind: 'suspended' }));
         }
         // Never settles: the round ends here, and the retry replays the handler up to this ask with its answer.
         return new Promise(() => {});
@@ -253,16 +273,15 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
 
       try {
         const running = handler(asker, roundSignal);
-        const first = await Promise.race([
-          running.then(
-            (value) => ({ kind: 'complete' as const, value }),
-            (error: unknown) => ({ kind: 'error' as const, error }),
-          ),
-          suspended.then(() => ({ kind: 'suspended' as const })),
-        ]);
+        running.then(
+          (value) => end?.({ kind: 'complete', value }),
+          (error: unknown) => end?.({ kind: 'error', error }),
+        );
+        const first = (await ended) as First<Awaited<ReturnType<typeof handler>>>;
         if (fatal !== undefined) throw fatal;
         if (first.kind === 'complete') return { kind: 'complete', value: first.value };
         if (first.kind === 'error') throw first.error;
+        const { recorded, open } = tablesOfCall();
 
         suspendedWith = new InputPending();
         controller?.abort(suspendedWith);
