@@ -8,14 +8,23 @@ import { CallStop } from './call-stop.js';
 import { openSqliteEngine } from './sqlite-engine.js';
 import { type PooledWorker, WorkerPool } from './worker-pool.js';
 
-/** A worker that is only a name; `kill` marks it dead. */
+/** A worker that is only a name; `kill` marks it dead, and `exit` says it is gone (a process exits after a kill). */
 class FakeWorker implements PooledWorker {
   alive = true;
+  private readonly goneListeners: (() => void)[] = [];
   constructor(readonly name: string) {}
   kill(): void {
     this.alive = false;
   }
+  exit(): void {
+    for (const listener of this.goneListeners.splice(0)) listener();
+  }
+  whenGone(listener: () => void): void {
+    this.goneListeners.push(listener);
+  }
 }
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A pool whose starts the test ends by hand, one at a time, in the order they began. */
 function poolOfFakes(size: number) {
@@ -66,7 +75,7 @@ describe('WorkerPool', () => {
     starts[0]?.reject(new Error(sentence));
     for (const call of waiting) await expect(call).rejects.toThrow(sentence);
     // Nothing is retried in the background (the prewarm's second worker is given up) ...
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     expect(starts).toHaveLength(1);
     // ... and the next call starts a worker of its own, which a repaired file then serves.
     const next = pool.acquire(new CallStop());
@@ -101,6 +110,8 @@ describe('WorkerPool', () => {
     expect(starts).toHaveLength(2);
     pool.discard(first); // killed at its deadline: one start is already under way, so no second one begins
     expect(first.alive).toBe(false);
+    first.exit();
+    await nextTurn();
     expect(starts).toHaveLength(2);
     const second = new FakeWorker('second');
     await finish(1, second);
@@ -109,6 +120,24 @@ describe('WorkerPool', () => {
     const third = new FakeWorker('third');
     await finish(2, third);
     expect(await waiting[1]).toBe(third);
+    pool.close();
+  });
+
+  it('starts the replacement of a killed worker only after it is gone, never inside the kill', async () => {
+    const { pool, starts, finish } = poolOfFakes(2);
+    pool.prewarm(2);
+    const [first, second] = [new FakeWorker('first'), new FakeWorker('second')];
+    await finish(0, first);
+    await finish(1, second);
+    const busy = await pool.acquire(new CallStop());
+    pool.discard(busy);
+    // The fork of a replacement would hold the thread between the deadline and the call's error: not yet.
+    await nextTurn();
+    expect(starts).toHaveLength(2);
+    busy.exit();
+    expect(starts).toHaveLength(2);
+    await nextTurn();
+    expect(starts).toHaveLength(3);
     pool.close();
   });
 

@@ -1,10 +1,12 @@
 import type { CallStop } from './call-stop.js';
 import { WorkerError } from './worker-process.js';
 
-/** What the pool needs of a worker: whether it still runs, and a way to stop it. */
+/** What the pool needs of a worker: whether it still runs, a way to stop it, and word of when it is gone. */
 export interface PooledWorker {
   readonly alive: boolean;
   kill(): void;
+  /** Calls `listener` once the worker is gone and its calls have failed; at once when it is gone already. */
+  whenGone(listener: () => void): void;
 }
 
 interface Waiter<Worker> {
@@ -94,12 +96,16 @@ export class WorkerPool<Worker extends PooledWorker> {
     else this.idle.push(worker);
   }
 
-  /** Kills a worker (at a deadline, or after a cancel) and starts a replacement for whoever waits, or as a spare. */
+  /**
+   * Kills a worker (at a deadline, or after a cancel) and starts a replacement for whoever waits, or as a spare, once
+   * the killed one is gone and the call it ran has had its answer: starting a process holds the server's thread for
+   * the fork (2-28 ms measured), which would otherwise come between a deadline and its error.
+   */
   discard(worker: Worker): void {
     worker.kill();
     if (!this.workers.delete(worker)) return;
     this.live -= 1;
-    this.startWhenNeeded(true);
+    worker.whenGone(() => setImmediate(() => this.startWhenNeeded(true)));
   }
 
   /** Kills every worker; calls waiting for one fail. A worker still starting is killed when its start ends. */

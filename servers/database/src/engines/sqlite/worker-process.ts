@@ -53,6 +53,7 @@ export class WorkerProcess {
   private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private nextId = 1;
   private exited = false;
+  private readonly goneListeners: (() => void)[] = [];
   private overMemory = false;
 
   constructor(
@@ -81,6 +82,7 @@ export class WorkerProcess {
       this.idle();
       for (const waiting of this.pending.values()) waiting.reject(new WorkerError(reason, forModel));
       this.pending.clear();
+      for (const listener of this.goneListeners.splice(0)) listener();
     };
     this.child.on('exit', (code, signal) => {
       // V8 out of heap aborts the process (SIGABRT, or exit code 134 through a shell).
@@ -117,6 +119,12 @@ export class WorkerProcess {
   /** Whether the process is gone (killed or crashed). */
   get alive(): boolean {
     return !this.exited;
+  }
+
+  /** Calls `listener` once the process is gone and its requests have failed; at once when it is gone already. */
+  whenGone(listener: () => void): void {
+    if (this.exited) listener();
+    else this.goneListeners.push(listener);
   }
 
   /** Sends a request and resolves with the worker's answer. */
