@@ -32,4 +32,11 @@ describe('createProgressBar', () => {
     expect(written.some((text) => text.startsWith('Merging the index after 2,000'))).toBe(true);
     expect(written.at(-1)).toMatch(/^Indexed \[#+\] 100% 2,000\/2,000 changed files\n$/);
   });
+
+  it('says how many changed files are indexed while the scan goes on', () => {
+    const { written, stream } = output(true);
+    const bar = createProgressBar(stream);
+    bar.update({ directory: '/docs', phase: 'scanning', done: 12_000, stored: 4_000 });
+    expect(written.at(-1)).toContain('Scanning /docs: 12,000 files, 4,000 changed files indexed');
+  });
 });

@@ -23,7 +23,9 @@ export function createProgressBar(output: ProgressOutput): { update(progress: In
         line = `Waiting: ${progress.message ?? 'another indexer is writing'}`;
         step = -2;
       } else if (progress.phase === 'scanning') {
-        line = `Scanning ${progress.directory}: ${progress.done.toLocaleString('en-US')} files`;
+        // Changed files are stored while the scan goes on.
+        const stored = progress.stored ? `, ${progress.stored.toLocaleString('en-US')} changed files indexed` : '';
+        line = `Scanning ${progress.directory}: ${progress.done.toLocaleString('en-US')} files${stored}`;
         step = Math.floor(progress.done / 10_000);
       } else if (progress.phase === 'merging') {
         line = `Merging the index after ${(progress.total ?? 0).toLocaleString('en-US')} changed files ...`;

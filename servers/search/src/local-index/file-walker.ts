@@ -81,14 +81,22 @@ async function* walk(
       : undefined;
     const stack = own ? [...parentStack, own] : parentStack;
     const files: string[] = [];
+    const folders: string[] = [];
     // The path is normalized already and a name holds no separator: concatenation is join without its normalizing.
     const prefix = path.endsWith(sep) ? path : path + sep;
+    // In path order (a folder sorts as its name and a separator, as its files' paths do): the indexer stores files as
+    // they are found, and the documents' path index fills its pages only when paths come in order.
+    entries.sort((first, second) => {
+      const one = first.isDirectory() ? first.name + sep : first.name;
+      const other = second.isDirectory() ? second.name + sep : second.name;
+      return one < other ? -1 : one > other ? 1 : 0;
+    });
     for (const entry of entries) {
       if (timeToShare()) await shareTheLoop();
       const child = prefix + entry.name;
       if (entry.isDirectory()) {
         if (alwaysSkipped.has(entry.name) || isIgnored(stack, child, true)) continue;
-        pending.push({ path: child, stack });
+        folders.push(child);
       } else if (entry.isFile() && !options.foldersOnly) {
         if (hasBinaryExtension(entry.name) || options.excludedPaths?.has(child) || isIgnored(stack, child, false)) {
           continue;
@@ -96,6 +104,8 @@ async function* walk(
         files.push(child);
       }
     }
+    // Last pushed is walked first: pushed in reverse, the folders are walked in order.
+    for (let index = folders.length - 1; index >= 0; index--) pending.push({ path: folders[index] as string, stack });
     const found: WalkedFile[] = [];
     for (const file of files) {
       if (timeToShare()) await shareTheLoop();
@@ -114,7 +124,8 @@ async function* walk(
 }
 
 /**
- * Walks `directory` (inside `root`) and yields the files worth indexing, those of one folder at a time: it follows
+ * Walks `directory` (inside `root`) and yields the files worth indexing, those of one folder at a time, in path order
+ * within a folder and folder after folder depth first (a folder's files before its subfolders'): it follows
  * .gitignore files at every level, skips VCS and dependency folders, symbolic links, binary extensions and files over
  * the size cap.
  */

@@ -1,16 +1,19 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { AllowedDirectories } from '../allowed-directories.js';
 import { readOpenedFile } from '../confined-file.js';
+import { BatchLoader } from './batch-loader.js';
 import { type ChangedFile, prepareDocument } from './document-preparation.js';
-import { type WalkedFile, walkFiles } from './file-walker.js';
-import type { BatchCounts, IndexedDocument, IndexWriter } from './index-writer.js';
+import { walkFiles } from './file-walker.js';
+import type { IndexedDocument, IndexWriter } from './index-writer.js';
 
 /** Where an indexing run is, for progress bars and `index_status`. */
 export interface IndexProgress {
   directory: string;
   phase: 'waiting' | 'scanning' | 'indexing' | 'merging' | 'done';
-  /** Files found so far (scanning) or files read so far (indexing). */
+  /** Files found so far (scanning) or changed files stored so far (indexing). */
   done: number;
+  /** While scanning: changed files stored so far (they are stored as the scan finds them). */
+  stored?: number;
   /** Files to read, once the scan is over. */
   total?: number;
   /** Why the run waits (another process writes the shared index), in the waiting phase. */
@@ -54,22 +57,6 @@ const bulkFiles = 1000;
 const sliceMs = 20;
 /** Files read from disk at once. */
 const readConcurrency = 16;
-/**
- * Batches handed to a writer that reads files itself (`indexFiles`) before the first of them is stored: two, so one is
- * read while the other is written, and at most two batches of text are held.
- */
-const batchesInFlight = 2;
-
-function nextBatch<File extends WalkedFile>(files: File[], start: number, batchFiles: number): File[] {
-  let end = start;
-  let bytes = 0;
-  while (end < files.length && end - start < batchFiles && bytes < batchBytes) {
-    bytes += (files[end] as File).size;
-    end++;
-  }
-  return files.slice(start, end);
-}
-
 /**
  * Brings the index up to date with the files under a directory: reads only files whose size or mtime changed,
  * drops files that are gone, and commits in batches while yielding so that a serving process keeps answering.
@@ -133,138 +120,76 @@ export class Indexer {
     );
     try {
       const stored = await this.writer.documentsUnder(root, directory);
-      const changed: ChangedFile[] = [];
       let scanned = 0;
+      let changed = 0;
+      let walking = true;
       const notes = new Set<string>();
       report({ directory, phase: 'scanning', done: 0 });
-      const walkOptions = { ...this.options, ...(signal ? { signal } : {}), onNote: (note: string) => notes.add(note) };
-      for await (const files of walkFiles(root, directory, walkOptions)) {
-        for (const file of files) {
-          const known = stored.get(file.path);
-          if (known) stored.delete(file.path);
-          if (!known || known.size !== file.size || known.mtimeMs !== file.mtimeMs)
-            changed.push({ ...file, isNew: !known });
-        }
-        const before = scanned;
-        scanned += files.length;
-        if (Math.floor(scanned / 1000) > Math.floor(before / 1000))
-          report({ directory, phase: 'scanning', done: scanned });
-      }
-      // In path order: the documents' path index then fills its pages (in walk order they split half full, 8% of
-      // the file), and files of one folder are read together.
-      changed.sort((first, second) => (first.path < second.path ? -1 : first.path > second.path ? 1 : 0));
-      const removed = [...stored.values()];
-      const counts = { added: 0, updated: 0, binary: 0 };
-      report({ directory, phase: 'indexing', done: 0, total: changed.length });
-      const bulk = changed.length >= bulkFiles;
-      if (bulk) await this.writer.startBulkLoad();
+      // Changed files are stored as the walk finds them, a batch at a time. The walk visits folders in path order, so
+      // the documents' path index fills its pages (files inserted out of order split them half full, 8% of the file).
+      const loader = new BatchLoader({
+        writer: this.writer,
+        root,
+        batchFiles: this.options.batchFiles ?? defaultBatchFiles,
+        batchBytes,
+        bulkFiles,
+        readBatch: (batch) => this.readBatch(root, batch, signal),
+        onStored: (done) => {
+          if (walking) report({ directory, phase: 'scanning', done: scanned, stored: done });
+          else report({ directory, phase: 'indexing', done, total: changed });
+        },
+        ...(signal ? { signal } : {}),
+      });
       try {
-        await this.load(root, directory, changed, counts, signal, report);
+        const walkOptions = {
+          ...this.options,
+          ...(signal ? { signal } : {}),
+          onNote: (note: string) => notes.add(note),
+        };
+        for await (const files of walkFiles(root, directory, walkOptions)) {
+          const before = scanned;
+          scanned += files.length;
+          for (const file of files) {
+            const known = stored.get(file.path);
+            if (known) stored.delete(file.path);
+            if (!known || known.size !== file.size || known.mtimeMs !== file.mtimeMs) {
+              changed++;
+              await loader.add({ ...file, isNew: !known });
+            }
+          }
+          if (Math.floor(scanned / 1000) > Math.floor(before / 1000))
+            report({ directory, phase: 'scanning', done: scanned, stored: loader.stored });
+        }
+        walking = false;
+        report({ directory, phase: 'indexing', done: loader.stored, total: changed });
+        await loader.finish();
+      } catch (error) {
+        await loader.abandon(error);
       } finally {
-        if (bulk) {
+        if (loader.bulk) {
           // Merged in steps with yields, so a serving process keeps answering. A cancelled run skips the merge.
-          report({ directory, phase: 'merging', done: changed.length, total: changed.length });
+          report({ directory, phase: 'merging', done: loader.stored, total: changed });
           await this.writer.finishBulkLoad(() => !signal?.aborted);
         }
       }
+      const removed = [...stored.values()];
       if (removed.length > 0) await this.writer.deleteDocuments(removed.map((document) => document.id));
       const result: IndexReport = {
         directory,
         scanned,
-        ...counts,
+        ...loader.counts,
         removed: removed.length,
-        unchanged: scanned - changed.length,
+        unchanged: scanned - changed,
         durationMs: Math.round(performance.now() - started),
         notes: [...notes],
       };
       this.last = result;
-      report({ directory, phase: 'done', done: changed.length, total: changed.length });
+      report({ directory, phase: 'done', done: changed, total: changed });
       return result;
     } finally {
       this.current = undefined;
       await release();
     }
-  }
-
-  /** Reads and stores the changed files in batches, one transaction each, yielding in between. */
-  private async load(
-    root: string,
-    directory: string,
-    changed: ChangedFile[],
-    counts: BatchCounts,
-    signal: AbortSignal | undefined,
-    report: (progress: IndexProgress) => void,
-  ): Promise<void> {
-    if (this.writer.indexFiles) {
-      await this.loadThrough(
-        this.writer.indexFiles.bind(this.writer),
-        root,
-        directory,
-        changed,
-        counts,
-        signal,
-        report,
-      );
-      return;
-    }
-    for (let start = 0; start < changed.length; ) {
-      signal?.throwIfAborted();
-      const batch = nextBatch(changed, start, this.options.batchFiles ?? defaultBatchFiles);
-      const documents = await this.readBatch(root, batch, signal);
-      await this.writer.writeDocuments(documents);
-      for (const document of documents) {
-        if (!document.text) counts.binary++;
-        else if (document.isNew) counts.added++;
-        else counts.updated++;
-      }
-      start += batch.length;
-      report({ directory, phase: 'indexing', done: start, total: changed.length });
-      await yieldToEventLoop();
-    }
-  }
-
-  /**
-   * Hands the changed files in batches to a writer that reads and stores them itself, keeping `batchesInFlight`
-   * handed over so that reading one overlaps storing the other. A cancel stops handing over; the batches already
-   * handed over are stored (at most two) before the run ends.
-   */
-  private async loadThrough(
-    indexFiles: (root: string, files: readonly ChangedFile[]) => Promise<BatchCounts>,
-    root: string,
-    directory: string,
-    changed: ChangedFile[],
-    counts: BatchCounts,
-    signal: AbortSignal | undefined,
-    report: (progress: IndexProgress) => void,
-  ): Promise<void> {
-    const inFlight: Promise<void>[] = [];
-    let done = 0;
-    let stopped: { error: unknown } | undefined;
-    try {
-      for (let start = 0; start < changed.length; ) {
-        signal?.throwIfAborted();
-        const batch = nextBatch(changed, start, this.options.batchFiles ?? defaultBatchFiles);
-        start += batch.length;
-        const stored = indexFiles(root, batch).then((batchCounts) => {
-          counts.added += batchCounts.added;
-          counts.updated += batchCounts.updated;
-          counts.binary += batchCounts.binary;
-          done += batch.length;
-          report({ directory, phase: 'indexing', done, total: changed.length });
-        });
-        // Awaited below or after the loop; a failure is not left unhandled meanwhile.
-        stored.catch(() => {});
-        inFlight.push(stored);
-        if (inFlight.length >= batchesInFlight) await inFlight.shift();
-      }
-    } catch (error) {
-      stopped = { error };
-    }
-    // The batches handed over are stored (or fail) before the run goes on to merge or ends.
-    const settled = await Promise.allSettled(inFlight);
-    if (stopped) throw stopped.error;
-    const failed = settled.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
   }
 
   private async readBatch(

@@ -45,14 +45,16 @@ describe('whenIndexReady', () => {
     });
     const index = indexRunning([
       { directory: '/d', phase: 'scanning', done: 120 },
+      { directory: '/d', phase: 'scanning', done: 150, stored: 20 },
       { directory: '/d', phase: 'indexing', done: 40, total: 100 },
       { directory: '/d', phase: 'merging', done: 1 },
     ]);
     const waiting = whenIndexReady(index, 15_000, progress);
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(1300);
     expect(await waiting).toBe(true);
     expect(sent).toEqual([
       [0, undefined, 'Scanned 120 files'],
+      [20, undefined, 'Scanned 150 files, indexed 20 changed files'],
       [40, 100, 'Indexed 40 of 100 changed files'],
       [1, undefined, 'Merging the index'],
     ]);

@@ -12,7 +12,10 @@ export function reportIndexProgress(progress: ToolContext['progress'], state: In
   } else if (state.phase === 'merging') {
     progress(state.done, state.total, 'Merging the index').catch(() => {});
   } else if (state.phase === 'scanning') {
-    progress(0, undefined, `Scanned ${state.done} files`).catch(() => {});
+    // Changed files are indexed while the scan goes on: the count of those grows, the total is not known yet.
+    const stored = state.stored ?? 0;
+    const message = `Scanned ${state.done} files${stored > 0 ? `, indexed ${stored} changed files` : ''}`;
+    progress(stored, undefined, message).catch(() => {});
   } else if (state.phase === 'waiting') {
     progress(0, undefined, state.message ?? 'Waiting for another indexer').catch(() => {});
   }
