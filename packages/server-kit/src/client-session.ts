@@ -318,7 +318,7 @@ export class ClientSession implements KitSession {
   private async inRounds<Result extends ServerResult>(
     call: Parameters<InputRounds['run']>[0],
     extra: Extra,
-    run: (asks: ModernAsks, signal: () => AbortSignal) => Promise<Result>,
+    run: (asks: ModernAsks, signal: () => AbortSignal) => Result | Promise<Result>,
   ): Promise<ServerResult> {
     const clientCapabilities = envelopeOf(extra)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
     const request: RoundRequest = {
@@ -532,7 +532,7 @@ export class ClientSession implements KitSession {
         return this.inRounds(
           { method: 'tools/call', target: request.params.name, arguments: request.params.arguments ?? {} },
           extra,
-          async (asks, signal) =>
+          (asks, signal) =>
             runTool(
               registered,
               request.params.arguments,

@@ -439,4 +439,17 @@ describe('input rounds', () => {
     );
     expect(outcome).toEqual({ kind: 'complete', value: 'done' });
   });
+
+  it('completes a round whose handler answers synchronously, without waiting for it (ADR 0011)', async () => {
+    const outcome = await engine().run(call, { clientCapabilities: everything }, new AbortController().signal, () => 7);
+    expect(outcome).toEqual({ kind: 'complete', value: 7 });
+  });
+
+  it('still fails a synchronous handler whose ask failed, even though it answered', async () => {
+    const run = engine().run(call, {}, new AbortController().signal, (asker) => {
+      asker.roots().catch(() => {});
+      return 'answered anyway';
+    });
+    await expect(run).rejects.toMatchObject({ code: ProtocolErrorCode.MissingRequiredClientCapability });
+  });
 });

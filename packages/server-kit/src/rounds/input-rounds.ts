@@ -78,13 +78,14 @@ export interface InputRounds {
    * Runs `handler` with an asker. Answers recorded in the request state replay at once, answers in this round's
    * `inputResponses` are checked and recorded, and any other ask suspends the round: one event-loop turn later (so
    * that asks made together join it) the handler's signal is aborted with {@link InputPending}, what it does next
-   * is discarded, and the outcome is `input_required` with every open ask and a new signed state.
+   * is discarded, and the outcome is `input_required` with every open ask and a new signed state. A handler that
+   * answers synchronously (it cannot have been suspended) completes the round at once.
    */
   run<Value>(
     call: RoundCall,
     request: RoundRequest,
     signal: AbortSignal,
-    handler: (asker: InputAsker, signal: () => AbortSignal) => Promise<Value>,
+    handler: (asker: InputAsker, signal: () => AbortSignal) => Value | Promise<Value>,
   ): Promise<RoundOutcome<Value>>;
 }
 
@@ -171,9 +172,6 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
         | { kind: 'error'; error: unknown }
         | { kind: 'suspended' };
       let end: ((first: First<unknown>) => void) | undefined;
-      const ended = new Promise<First<unknown>>((resolve) => {
-        end = resolve;
-      });
       let suspending = false;
 
       // Made on first use: most handlers never read their signal, and a controller per call shows in the profile.
@@ -272,7 +270,15 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
       };
 
       try {
-        const running = handler(asker, roundSignal);
+        const answered = handler(asker, roundSignal);
+        if (!(answered instanceof Promise)) {
+          if (fatal !== undefined) throw fatal;
+          return { kind: 'complete', value: answered };
+        }
+        const running = answered;
+        const ended = new Promise<First<unknown>>((resolve) => {
+          end = resolve;
+        });
         running.then(
           (value) => end?.({ kind: 'complete', value }),
           (error: unknown) => end?.({ kind: 'error', error }),
