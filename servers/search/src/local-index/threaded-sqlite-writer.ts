@@ -123,7 +123,11 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
   }
 
   function threadsNow(): Promise<Threads> {
-    threads ??= start();
+    // A start that fails (a module missing) is tried again by the next write.
+    threads ??= start().catch((error: unknown) => {
+      threads = undefined;
+      throw error;
+    });
     return threads;
   }
 
