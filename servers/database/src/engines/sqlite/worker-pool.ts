@@ -47,7 +47,8 @@ export class WorkerPool<Worker extends PooledWorker> {
 
   /**
    * Starts workers in the background, one after another, until `count` of them are alive (at most the pool's size),
-   * so that calls find one ready; the calls that come meanwhile wait for the start under way.
+   * so that calls find one ready, and keeps that many after a kill; the calls that come meanwhile wait for the start
+   * under way. A start that fails ends the prewarm (the next call starts a worker for itself).
    */
   prewarm(count = 1): void {
     this.warm = Math.min(this.size, Math.max(this.warm, count));
