@@ -266,6 +266,29 @@ export class IndexDatabase {
     this.database.exec(`INSERT INTO passages (passages, rank) VALUES ('automerge', ${enabled ? 4 : 0})`);
   }
 
+  /**
+   * Sets how many bytes of pending terms FTS5 holds in memory before it writes them as a segment (FTS5's `hashsize`;
+   * its default is 1 MiB). A bulk load in large transactions raises it so each commit writes one large segment.
+   */
+  setPendingTermBytes(bytes: number): void {
+    this.database.exec(`INSERT INTO passages (passages, rank) VALUES ('hashsize', ${Math.trunc(bytes)})`);
+  }
+
+  /** Begins a transaction unless one is open (one kept open across several batches of a bulk load). */
+  beginIfNone(): void {
+    if (!this.database.inTransaction) this.database.exec('BEGIN');
+  }
+
+  /** Commits the open transaction, if any. */
+  commitIfOpen(): void {
+    if (this.database.inTransaction) this.database.exec('COMMIT');
+  }
+
+  /** Rolls the open transaction back, if any. */
+  rollbackIfOpen(): void {
+    if (this.database.inTransaction) this.database.exec('ROLLBACK');
+  }
+
   /** Merges some FTS5 segments (about `pages` pages of work); false when there was nothing left to merge. */
   mergeStep(pages = 2000): boolean {
     const before = this.totalChanges();

@@ -96,6 +96,9 @@ describe('Indexer', () => {
     expect([...phases]).toEqual(['scanning', 'indexing', 'merging', 'done']);
     // Everything was merged at the end of the run: another merge step finds nothing to do.
     expect(index.database.mergeStep()).toBe(false);
+    // The bulk load's larger FTS5 buffer ends with it (its transactions are committed: the rows above are read here).
+    const pending = index.database.connection.prepare(`SELECT v FROM passages_config WHERE k = 'hashsize'`).pluck();
+    expect(pending.get()).toBe(1024 * 1024);
     expect(paths('bulk').length).toBe(20);
     expect(paths('"note 1199"')).toEqual(['bulk-1199.md']);
     await writeFile(join(directory, 'bulk-5.md'), 'rewritten\n');
