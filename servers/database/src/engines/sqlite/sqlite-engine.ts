@@ -59,6 +59,12 @@ function stopped(reason: 'deadline' | 'cancel', timeoutMs: number): ToolError {
 
 /** Milliseconds after opening the engine at which its first worker process starts, unless a call starts it first. */
 const firstWorkerDelayMs = 100;
+/**
+ * Milliseconds a worker process may take to start and open the file (or the statement time limit, when longer) before
+ * it is killed and the calls waiting for it fail: an open stuck on a network file system would otherwise hold the
+ * pool's one start, and every call after it, for good.
+ */
+const minimumOpenLimitMs = 10_000;
 
 /** The first 16 bytes of every SQLite database file (an empty file is an empty database too). */
 const sqliteHeader = 'SQLite format 3\0';
@@ -135,19 +141,27 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
   const entry = workerEntry();
   // A worker that cannot open the file fails the calls waiting for it with one sentence (a ToolError reaches the
   // model as it is), and the pool starts a new one for the next call, which a repaired file then serves.
-  const start = async () => {
+  const openLimitMs = Math.max(timeoutMs, minimumOpenLimitMs);
+  const start = async (signal: AbortSignal) => {
     const worker = new WorkerProcess(entry, { memoryMb: options.workerMemoryMb ?? 512 });
+    const giveUp = () => worker.kill();
+    signal.addEventListener('abort', giveUp);
     try {
       await worker.request({ op: 'open', options: connection });
     } catch (error) {
       worker.kill();
-      throw new ToolError(
-        `Cannot open the database ${file}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      const reason = signal.aborted
+        ? `it did not open within ${openLimitMs.toLocaleString('en-US')} ms (a locked or unreachable file?); the next call tries again`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+      throw new ToolError(`Cannot open the database ${file}: ${reason}`);
+    } finally {
+      signal.removeEventListener('abort', giveUp);
     }
     return worker;
   };
-  const pool = new WorkerPool(start, options.workers ?? 3);
+  const pool = new WorkerPool(start, options.workers ?? 3, openLimitMs);
   // The first worker starts in the background after the server's own start: a process booting Node and
   // better-sqlite3 at the same time competes for the CPU with the answer to tools/list (started at once 1.45-1.52x a
   // bare SDK server, started 100 ms later 1.32-1.36x, at a load of 4 on two cores; bench/database README). A call

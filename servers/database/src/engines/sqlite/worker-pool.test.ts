@@ -86,6 +86,31 @@ describe('WorkerPool', () => {
     pool.close();
   });
 
+  it('gives up a start that hangs past its limit: the calls waiting hear why, and the next call starts again', async () => {
+    // Each start gives up (rejects) when its signal aborts, as the engine's does by killing its process.
+    const signals: AbortSignal[] = [];
+    const pool = new WorkerPool<FakeWorker>(
+      (signal) => {
+        signals.push(signal);
+        if (signals.length > 1) return Promise.resolve(new FakeWorker('second'));
+        return new Promise<FakeWorker>((_resolve, reject) => {
+          signal.addEventListener('abort', () =>
+            reject(new Error('Cannot open the database: it did not open in time')),
+          );
+        });
+      },
+      3,
+      50,
+    );
+    const waiting = pool.acquire(new CallStop());
+    expect(signals[0]?.aborted).toBe(false);
+    await expect(waiting).rejects.toThrow('it did not open in time');
+    expect(signals[0]?.aborted).toBe(true);
+    const next = await pool.acquire(new CallStop());
+    expect(next.name).toBe('second');
+    pool.close();
+  });
+
   it('a call stopped while it waits leaves the wait; the start under way lands idle for the next call', async () => {
     const { pool, starts, finish } = poolOfFakes(3);
     const stop = new CallStop();

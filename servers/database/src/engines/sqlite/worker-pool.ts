@@ -40,9 +40,15 @@ export class WorkerPool<Worker extends PooledWorker> {
   private warm = 0;
   private closed = false;
 
+  /**
+   * `start` starts one worker; it must give up (kill what it started, and reject) when its signal aborts, which the
+   * pool does after `startLimitMs`: one start at a time means a start that hangs (an open stuck on a network file
+   * system) would otherwise keep every later call waiting until its own deadline, for good.
+   */
   constructor(
-    private readonly start: () => Promise<Worker>,
+    private readonly start: (signal: AbortSignal) => Promise<Worker>,
     private readonly size: number,
+    private readonly startLimitMs = 30_000,
   ) {}
 
   /**
@@ -128,21 +134,26 @@ export class WorkerPool<Worker extends PooledWorker> {
     if (!needed) return;
     this.live += 1;
     this.starting = true;
-    this.start().then(
-      (worker) => {
-        this.starting = false;
-        this.workers.add(worker);
-        if (this.closed) worker.kill();
-        this.release(worker);
-        this.startWhenNeeded(false);
-      },
-      (error: unknown) => {
-        this.starting = false;
-        this.live -= 1;
-        // Nobody is told twice and nothing retries in the background: the next call starts again.
-        this.warm = Math.min(this.warm, this.live);
-        for (const waiter of this.waiters.splice(0)) waiter.reject(error);
-      },
-    );
+    const attempt = new AbortController();
+    const limit = setTimeout(() => attempt.abort(), this.startLimitMs);
+    limit.unref();
+    this.start(attempt.signal)
+      .finally(() => clearTimeout(limit))
+      .then(
+        (worker) => {
+          this.starting = false;
+          this.workers.add(worker);
+          if (this.closed) worker.kill();
+          this.release(worker);
+          this.startWhenNeeded(false);
+        },
+        (error: unknown) => {
+          this.starting = false;
+          this.live -= 1;
+          // Nobody is told twice and nothing retries in the background: the next call starts again.
+          this.warm = Math.min(this.warm, this.live);
+          for (const waiter of this.waiters.splice(0)) waiter.reject(error);
+        },
+      );
   }
 }
