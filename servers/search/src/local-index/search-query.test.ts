@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { toMatchExpression } from './search-query.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalIndex } from './local-index.js';
+import { searchIndex, toMatchExpression } from './search-query.js';
 
 describe('toMatchExpression', () => {
   it('turns a question into an OR of its meaningful words, quoted', () => {
@@ -14,5 +18,45 @@ describe('toMatchExpression', () => {
 
   it('refuses a query with nothing to search for', () => {
     expect(() => toMatchExpression('?? !!')).toThrow(/no words/);
+  });
+});
+
+describe('searchIndex on one connection, query after query', () => {
+  let directory: string;
+  let index: LocalIndex;
+  beforeEach(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'mcpkit-search-query-'));
+    index = new LocalIndex({ directories: [directory], indexFile: ':memory:' });
+  });
+  afterEach(async () => {
+    await index.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  const search = (query: string) =>
+    searchIndex(index.database, { query, limit: 10, offset: 0, roots: index.directories.roots });
+
+  it('keeps nothing of one query in the next: a refused query, then two pages of hits from several files', async () => {
+    const filler = (word: string, lines: number) =>
+      Array.from({ length: lines }, (_, line) => `${word} filler ${line}`).join('\n');
+    await writeFile(join(directory, 'first.md'), `${filler('plain', 3)}\nthe harbour pilot\n`);
+    await writeFile(join(directory, 'second.md'), `${filler('plain', 7)}\na harbour crane\n`);
+    await writeFile(join(directory, 'third.md'), `the glacier moves\n${filler('plain', 2)}\n`);
+    await index.refreshAll();
+    expect(() => search('"harbour')).toThrow(/not valid search syntax/);
+    const harbour = search('harbour').hits;
+    expect(harbour.map((hit) => [hit.path.slice(directory.length + 1), hit.line]).sort()).toEqual([
+      ['first.md', 4],
+      ['second.md', 8],
+    ]);
+    const pilot = harbour.find((hit) => hit.path.endsWith('first.md'));
+    const crane = harbour.find((hit) => hit.path.endsWith('second.md'));
+    expect(pilot?.snippet).toContain('the **harbour** pilot');
+    expect(pilot?.snippet).not.toContain('crane');
+    expect(crane?.snippet).toContain('a **harbour** crane');
+    const glacier = search('glacier').hits;
+    expect(glacier).toHaveLength(1);
+    expect(glacier[0]).toMatchObject({ line: 1, snippet: expect.stringContaining('the **glacier** moves') });
+    expect(glacier[0]?.snippet).not.toContain('harbour');
   });
 });
