@@ -273,8 +273,9 @@ export class ClientSession implements KitSession {
   }
 
   /**
-   * A logger for one request: stderr, and the client as notifications related to that request, so that over Streamable HTTP they travel on
-   * the request's own response stream (a client without a standalone GET stream would otherwise never see them).
+   * A logger for one request: stderr, and the client as notifications related to that request, so that over
+   * Streamable HTTP they travel on the request's own response stream (a client without a standalone GET stream would
+   * otherwise never see them).
    */
   requestLogger(extra: Extra): Logger {
     // A modern request carries its own level; without one the client gets no logs (stderr still does).
