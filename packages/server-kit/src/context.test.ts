@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitingTool } from '../test/support/waiting-tool.js';
 import { createServer, type KitServer } from './create-server.js';
 import { defineTool } from './define-tool.js';
-import { connectTestClient, resultText } from './testing/index.js';
+import { connectTestClient, protocolEras, resultText } from './testing/index.js';
 
 const withProgress = defineTool({
   name: 'count',
@@ -157,5 +157,35 @@ describe('cancellation', () => {
     await expect(server.connect(InMemoryTransport.createLinkedPair()[1])).rejects.toMatchObject({
       code: 'SERVER_CLOSED',
     });
+  });
+});
+
+describe('the handler context', () => {
+  it.each(protocolEras)('gives the same function on every read, and its parts work destructured (%s)', async (era) => {
+    let sameOnEveryRead = false;
+    const inspect = defineTool({
+      name: 'inspect',
+      description: 'Reads its context twice, then uses it destructured.',
+      async handler(_args, context) {
+        sameOnEveryRead =
+          context.progress === context.progress &&
+          context.log === context.log &&
+          context.roots === context.roots &&
+          context.sample === context.sample &&
+          context.elicit === context.elicit;
+        const { progress, signal, log } = context;
+        await progress(1, 1);
+        log.info('destructured');
+        return signal.aborted ? 'aborted' : 'answered';
+      },
+    });
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [inspect] }), { era });
+    const updates: unknown[] = [];
+    const result = await client.client.callTool({ name: 'inspect', arguments: {} }, undefined, {
+      onprogress: (update) => updates.push(update),
+    });
+    expect(resultText(result as never)).toBe('answered');
+    expect(sameOnEveryRead).toBe(true);
+    expect(updates).toEqual([{ progress: 1, total: 1 }]);
   });
 });
