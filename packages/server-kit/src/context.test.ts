@@ -167,12 +167,9 @@ describe('the handler context', () => {
       name: 'inspect',
       description: 'Reads its context twice, then uses it destructured.',
       async handler(_args, context) {
-        sameOnEveryRead =
-          context.progress === context.progress &&
-          context.log === context.log &&
-          context.roots === context.roots &&
-          context.sample === context.sample &&
-          context.elicit === context.elicit;
+        const read = () => [context.progress, context.log, context.roots, context.sample, context.elicit];
+        const [first, second] = [read(), read()];
+        sameOnEveryRead = first.every((part, index) => part === second[index]);
         const { progress, signal, log } = context;
         await progress(1, 1);
         log.info('destructured');
