@@ -14,9 +14,18 @@ export class AllowedDirectories {
   /** The real paths of the allowed directories, in the order given. */
   readonly roots: readonly string[];
 
-  constructor(directories: readonly string[]) {
+  /**
+   * Resolves each directory to its real path, refusing a missing one; with `realPaths`, takes them as they are (the
+   * real paths of an AllowedDirectories made elsewhere, such as another thread's), so that nothing swapped since can
+   * move them and a folder removed since does not refuse the others.
+   */
+  constructor(directories: readonly string[], options: { realPaths?: boolean } = {}) {
     if (directories.length === 0)
       throw new KitError('INVALID_OPTIONS', 'The search server needs at least one directory.');
+    if (options.realPaths) {
+      this.roots = [...directories];
+      return;
+    }
     const roots: string[] = [];
     for (const directory of directories) {
       let real: string;

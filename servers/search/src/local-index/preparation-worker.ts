@@ -29,7 +29,9 @@ export type PreparedBatch =
   | { batch: number; error: string };
 
 const { roots, maxFileSize, writer } = workerData as PreparationWorkerData;
-const directories = new AllowedDirectories(roots);
+// The main thread's real paths as they are: resolving them again here (the threads start at the first write, or
+// again after a failure) would follow a folder swapped for a link since, and refuse all when one folder is gone.
+const directories = new AllowedDirectories(roots, { realPaths: true });
 const limits = { maxBytes: maxFileSize, tooLarge: () => 'too large' };
 
 function prepare({ batch, root, files }: PreparationRequest): PreparedBatch {

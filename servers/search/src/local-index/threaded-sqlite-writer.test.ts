@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
@@ -48,6 +48,41 @@ it('fails the batches of a writer thread that cannot start, with a sentence, and
     renameSync(`${file}.moved`, file);
     await expect(writer.indexFiles(join(base, 'docs'), files)).resolves.toEqual({ added: 1, updated: 0, binary: 0 });
     expect(database.counts().documents).toBe(1);
+  } finally {
+    await writer.close();
+    database.close();
+  }
+});
+
+it('reads with the roots it was given: a served folder swapped for a link before the threads start lets nothing in', async () => {
+  const served = join(base, 'docs');
+  mkdirSync(join(base, 'outside'));
+  writeFileSync(join(base, 'outside', 'secret.md'), '# Secret title\n\nthe vault code\n');
+  const database = new IndexDatabase(join(base, 'index.sqlite'));
+  const writer = threadedSqliteWriter({ database, roots: [served], maxFileSize: 1 << 20 });
+  try {
+    // A racing process: the folder checked at start becomes a link elsewhere before the first write starts the threads.
+    renameSync(served, `${served}.old`);
+    symlinkSync(join(base, 'outside'), served);
+    const secret = { path: join(served, 'secret.md'), size: 31, mtimeMs: 0, isNew: true };
+    await expect(writer.indexFiles(served, [secret])).resolves.toEqual({ added: 0, updated: 0, binary: 0 });
+    expect(database.counts().documents).toBe(0);
+  } finally {
+    await writer.close();
+    database.close();
+  }
+});
+
+it('keeps indexing its other folders when one of them is removed', async () => {
+  const kept = join(base, 'docs');
+  const removed = join(base, 'gone');
+  mkdirSync(removed);
+  const database = new IndexDatabase(join(base, 'index.sqlite'));
+  const writer = threadedSqliteWriter({ database, roots: [kept, removed], maxFileSize: 1 << 20 });
+  try {
+    rmSync(removed, { recursive: true });
+    const note = { path: join(kept, 'note-1.md'), size: 20, mtimeMs: 0, isNew: true };
+    await expect(writer.indexFiles(kept, [note])).resolves.toEqual({ added: 1, updated: 0, binary: 0 });
   } finally {
     await writer.close();
     database.close();
