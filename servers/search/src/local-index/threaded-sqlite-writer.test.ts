@@ -88,3 +88,21 @@ it('keeps indexing its other folders when one of them is removed', async () => {
     database.close();
   }
 });
+
+it('puts back the settings that a bulk load which died left in the file (automatic merging off, a large buffer)', async () => {
+  const database = new IndexDatabase(join(base, 'index.sqlite'));
+  database.setAutomerge(false);
+  database.setPendingTermBytes(16 * 1024 * 1024);
+  const writer = threadedSqliteWriter({ database, roots: [join(base, 'docs')], maxFileSize: 1 << 20 });
+  try {
+    const note = { path: join(base, 'docs', 'note-1.md'), size: 20, mtimeMs: 0, isNew: true };
+    await writer.indexFiles(join(base, 'docs'), [note]);
+    const settings = Object.fromEntries(
+      database.connection.prepare('SELECT k, v FROM passages_config').raw().all() as [string, unknown][],
+    );
+    expect(settings).toMatchObject({ automerge: 4, hashsize: 1024 * 1024 });
+  } finally {
+    await writer.close();
+    database.close();
+  }
+});

@@ -178,15 +178,21 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       await command({ command: 'checkpoint' });
     },
     async close() {
-      if (!threads) return;
-      const started = await threads;
+      const starting = threads;
       threads = undefined;
       current = undefined;
+      // Threads that failed to start have nothing to close (and the database must still be closed after this).
+      const started = await starting?.catch(() => undefined);
+      if (!started) return;
       try {
         await send(started, { command: 'close' });
       } finally {
         started.preparation.removeAllListeners('exit');
         started.writer.removeAllListeners('exit');
+        const closed = new Error('The index writer is closed.');
+        for (const waiting of [...started.commands.values(), ...started.batches.values()]) waiting.reject(closed);
+        started.commands.clear();
+        started.batches.clear();
         await Promise.all([started.preparation.terminate(), started.writer.terminate()]);
       }
     },

@@ -1,5 +1,5 @@
 // Worker thread of an SQLite index's writer: the one connection that writes the index file. It stores the batches the
-// preparing thread sends (one transaction each, FTS5 tokenizing included) and runs the main thread's commands, so a
+// preparing thread sends (a transaction each, or one across batches during a bulk load; FTS5 tokenizing included) and runs the main thread's commands, so a
 // serving process's event loop never runs an insert or a merge, and reading the next batch overlaps this one's writes.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { type DocumentInput, IndexDatabase } from './index-database.js';
@@ -78,11 +78,18 @@ function commitOpen(): void {
   openBytes = 0;
 }
 
-function setBulk(enabled: boolean): void {
+/**
+ * Automatic merging on with FTS5's own buffer of pending terms (the default), or, for a bulk load, off with the large
+ * buffer. Both are stored in the index file itself.
+ */
+function setAutomaticMerging(enabled: boolean): void {
   bulk = !enabled;
   database.setPendingTermBytes(bulk ? bulkTransactionBytes : defaultPendingTermBytes);
   database.setAutomerge(enabled);
 }
+
+// A bulk load that died (a crash, a kill) left its settings in the file: later writes would never merge.
+setAutomaticMerging(true);
 
 function run(command: WriterCommand): unknown {
   // Whatever the main thread asks next sees every batch stored so far committed (a bulk load ends with a command).
@@ -95,7 +102,7 @@ function run(command: WriterCommand): unknown {
         for (const id of command.ids) database.deleteDocument(id);
       });
     case 'automerge':
-      return setBulk(command.enabled);
+      return setAutomaticMerging(command.enabled);
     case 'merge':
       return database.mergeStep();
     case 'release':
