@@ -186,3 +186,29 @@ describe('the handler context', () => {
     expect(updates).toEqual([{ progress: 1, total: 1 }]);
   });
 });
+
+describe('progress that does not move forward', () => {
+  it('is not sent: each notification of a call carries a greater value, as the protocol asks', async () => {
+    const repeating = defineTool({
+      name: 'repeating',
+      description: 'Reports a count twice, goes back, then forward.',
+      async handler(_args, { progress }) {
+        await progress(1, undefined, 'scanned');
+        await progress(1, undefined, 'scanned again');
+        await progress(0.5);
+        await progress(Number.NaN);
+        await progress(2, 2, 'done');
+        return 'reported';
+      },
+    });
+    await using client = await connectTestClient(createServer({ name: 't', version: '1', tools: [repeating] }));
+    const updates: unknown[] = [];
+    await client.client.callTool({ name: 'repeating', arguments: {} }, undefined, {
+      onprogress: (update) => updates.push(update),
+    });
+    expect(updates).toEqual([
+      { progress: 1, message: 'scanned' },
+      { progress: 2, total: 2, message: 'done' },
+    ]);
+  });
+});

@@ -51,7 +51,10 @@ export type PromptContext = RequestContext & Pick<ToolContext, 'elicit' | 'sampl
 
 /** What a tool handler receives besides its arguments. */
 export interface ToolContext extends RequestContext {
-  /** Reports progress; sent only when the client asked for progress with a token. */
+  /**
+   * Reports progress; sent only when the client asked for progress with a token, and only when `done` is greater
+   * than the last value sent for the call (the protocol asks every notification's value to increase).
+   */
   progress(done: number, total?: number, message?: string): Promise<void>;
   /** Asks the client's model for a completion (sampling). Throws a ToolError when the client cannot sample. */
   sample(request: SampleRequest, options?: AskOptions): Promise<CreateMessageResult>;

@@ -27,11 +27,17 @@ export interface ToolContextSource {
   requestLogger(request: ServerContext): Logger;
 }
 
-/** Progress of a call: sent only when the client asked for it with a token, related to the call's request. */
+/**
+ * Progress of a call: sent only when the client asked for it with a token, related to the call's request, and only
+ * when it moved forward (the protocol asks each notification's value to increase; a handler that reports a phase's
+ * count twice, or starts a count again, sends nothing for it).
+ */
 function progressOf(context: ServerContext): ToolContext['progress'] {
   const progressToken = context.mcpReq._meta?.progressToken;
+  let last = Number.NEGATIVE_INFINITY;
   return async (done, total, message) => {
-    if (progressToken === undefined) return;
+    if (progressToken === undefined || !(done > last)) return;
+    last = done;
     await context.mcpReq.notify({
       method: 'notifications/progress',
       params: {
