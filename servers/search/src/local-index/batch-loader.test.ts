@@ -1,14 +1,13 @@
 import { expect, it } from 'vitest';
 import { BatchLoader } from './batch-loader.js';
 import type { ChangedFile } from './document-preparation.js';
-import type { BatchCounts, IndexWriter } from './index-writer.js';
+import type { BatchCounts, FileWriter } from './index-writer.js';
 
 /** A writer that reads files itself, whose batches are stored only when the test says so. */
 function heldWriter() {
   const handed: { files: readonly ChangedFile[]; store(): void }[] = [];
-  const writer: IndexWriter = {
+  const writer: FileWriter = {
     documentsUnder: async () => new Map(),
-    writeDocuments: async () => {},
     deleteDocuments: async () => {},
     acquire: async () => async () => {},
     startBulkLoad: async () => {},

@@ -24,18 +24,10 @@ export interface BatchCounts {
   binary: number;
 }
 
-/** Where the indexer writes: an SQLite file or a PostgreSQL database. Runs of one indexer never overlap. */
-export interface IndexWriter {
+/** What every writer of an index does. Runs of one indexer never overlap. */
+interface WriterOfIndex {
   /** The documents stored at `directory` (inside `root`) or below it, by absolute path. */
   documentsUnder(root: string, directory: string): Promise<Map<string, StoredFile>>;
-  /** Stores a batch of documents in one transaction, replacing what was stored for the same paths. */
-  writeDocuments(documents: readonly IndexedDocument[]): Promise<void>;
-  /**
-   * Reads, extracts and stores a batch of changed files in one transaction, off the main thread, when the writer can
-   * (an SQLite file). A batch may be handed over before the one before it is stored: batches are stored in order.
-   * Without it the indexer reads the files itself and calls `writeDocuments`.
-   */
-  indexFiles?(root: string, files: readonly ChangedFile[]): Promise<BatchCounts>;
   /** Removes documents and their passages in one transaction. */
   deleteDocuments(ids: readonly number[]): Promise<void>;
   /**
@@ -48,3 +40,22 @@ export interface IndexWriter {
   /** Ends a large load: merges in steps while `keepGoing` says so, yielding in between. */
   finishBulkLoad(keepGoing: () => boolean): Promise<void>;
 }
+
+/** A writer given the documents the indexer read itself: PostgreSQL, and an SQLite index in memory. */
+export interface DocumentWriter extends WriterOfIndex {
+  /** Stores a batch of documents in one transaction, replacing what was stored for the same paths. */
+  writeDocuments(documents: readonly IndexedDocument[]): Promise<void>;
+  indexFiles?: undefined;
+}
+
+/** A writer that reads the changed files itself, off the main thread: an SQLite index file. */
+export interface FileWriter extends WriterOfIndex {
+  /**
+   * Reads, extracts and stores a batch of changed files. A batch may be handed over before the one before it is
+   * stored: batches are stored in order.
+   */
+  indexFiles(root: string, files: readonly ChangedFile[]): Promise<BatchCounts>;
+}
+
+/** Where the indexer writes: an SQLite file, an SQLite index in memory, or a PostgreSQL database. */
+export type IndexWriter = DocumentWriter | FileWriter;

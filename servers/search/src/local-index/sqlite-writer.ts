@@ -1,13 +1,13 @@
 import { sep } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { IndexDatabase } from './index-database.js';
-import type { IndexWriter } from './index-writer.js';
+import type { DocumentWriter } from './index-writer.js';
 
 /** A batch's writes yield to the event loop after this long, so requests keep flowing during a large batch. */
 const sliceMs = 20;
 
 /** The indexer's writes to an SQLite index file; one process writes it, so `acquire` never waits. */
-export function sqliteWriter(database: IndexDatabase): IndexWriter {
+export function sqliteWriter(database: IndexDatabase): DocumentWriter {
   return {
     async documentsUnder(_root, directory) {
       return database.documentsUnder(directory, sep);

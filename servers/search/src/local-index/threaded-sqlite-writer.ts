@@ -1,8 +1,7 @@
 import { sep } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import type { ChangedFile } from './document-preparation.js';
 import type { IndexDatabase } from './index-database.js';
-import type { BatchCounts, IndexWriter } from './index-writer.js';
+import type { BatchCounts, FileWriter } from './index-writer.js';
 import type { PreparationRequest, PreparationWorkerData } from './preparation-worker.js';
 import { workerModule } from './worker-module.js';
 import type { WriterCommand, WriterCommandBody, WriterReply, WriterWorkerData } from './writer-worker.js';
@@ -18,8 +17,7 @@ export interface ThreadedSqliteWriterOptions {
 }
 
 /** An SQLite writer whose reading and writing run on two worker threads; `close` stops them. */
-export interface ThreadedSqliteWriter extends IndexWriter {
-  indexFiles(root: string, files: readonly ChangedFile[]): Promise<BatchCounts>;
+export interface ThreadedSqliteWriter extends FileWriter {
   close(): Promise<void>;
 }
 
@@ -146,10 +144,6 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
   return {
     async documentsUnder(_root, directory) {
       return database.documentsUnder(directory, sep);
-    },
-    async writeDocuments(documents) {
-      const stored = documents.map(({ content: _text, root: _root, ...document }) => document);
-      await command({ command: 'write', documents: stored });
     },
     async indexFiles(root, files) {
       const started = await threadsNow();

@@ -14,7 +14,6 @@ export interface WriterWorkerData {
 
 /** What the main thread asks of the writing thread. */
 export type WriterCommandBody =
-  | { command: 'write'; documents: DocumentInput[] }
   | { command: 'delete'; ids: number[] }
   | { command: 'automerge'; enabled: boolean }
   | { command: 'merge' }
@@ -95,8 +94,6 @@ function run(command: WriterCommand): unknown {
   // Whatever the main thread asks next sees every batch stored so far committed (a bulk load ends with a command).
   commitOpen();
   switch (command.command) {
-    case 'write':
-      return store(command.documents);
     case 'delete':
       return database.transaction(() => {
         for (const id of command.ids) database.deleteDocument(id);

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import type { IndexedDocument, IndexWriter, StoredFile } from '../local-index/index-writer.js';
+import type { DocumentWriter, IndexedDocument, StoredFile } from '../local-index/index-writer.js';
 import { cancelOnAbort } from './cancel-on-abort.js';
 import { abandonRebuild, finishRebuild, startRebuild } from './postgres-rebuild.js';
 import { ensureSchema, textSearchConfiguration } from './postgres-schema.js';
@@ -58,7 +58,7 @@ async function unlockIndex(connection: pg.PoolClient): Promise<void> {
 }
 
 /** The writes of a shared index, and its full rebuild. */
-export interface PostgresWriter extends IndexWriter {
+export interface PostgresWriter extends DocumentWriter {
   /**
    * Runs `indexAll` (indexing every folder) into new, empty tables under one hold of the write lock, then swaps
    * them in for the index in one transaction; readers answer from the old tables until then. A failed or cancelled
