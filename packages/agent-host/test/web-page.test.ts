@@ -143,6 +143,8 @@ describe.skipIf(skip !== undefined)('mcpkit-host web in a browser', () => {
     const template = page.locator('[data-template="note://cities/{city}"]');
     await template.locator('input[name="city"]').fill('Oslo');
     await template.locator('input[name="city"]').press('Enter');
+    // Each attach is a request of its own: the list shows both once the second has been read.
+    await page.locator('#attachments li').nth(1).waitFor();
     await expect(page.locator('#attachments li').allInnerTexts()).resolves.toEqual([
       '📎 note://packing-list',
       '📎 note://cities/Oslo',
