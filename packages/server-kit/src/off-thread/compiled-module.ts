@@ -5,7 +5,8 @@ import { KitError } from '../errors.js';
 const resolved = new Map<string, URL>();
 
 /**
- * The compiled file a worker can load for a task module. Worker threads run JavaScript only; when a package runs
+ * The compiled file a worker can load for a module (a task module, or a package's own worker entry; packages import
+ * it from `@mcpkit/server-kit/compiled-module`, which loads nothing else). Worker threads run JavaScript only; when a package runs
  * from its TypeScript sources (its unit tests), `new URL('./task.js', import.meta.url)` names a file under `src/`
  * that does not exist, and the compiled twin under `dist/` is used (the test task builds first).
  */
@@ -25,10 +26,7 @@ export function compiledModule(module: URL): URL {
     }
   }
   if (!found) {
-    throw new KitError(
-      'INVALID_OPTIONS',
-      `The off-thread task module ${module.href} does not exist; build the package.`,
-    );
+    throw new KitError('INVALID_OPTIONS', `The worker module ${module.href} does not exist; build the package.`);
   }
   resolved.set(module.href, found);
   return found;

@@ -6,8 +6,8 @@ import { IndexDatabase } from './index-database.js';
 import { threadedSqliteWriter } from './threaded-sqlite-writer.js';
 
 // Threads that cannot even be created: their module is missing (a broken install).
-vi.mock('./worker-module.js', () => ({
-  workerModule: (module: URL) => {
+vi.mock('@mcpkit/server-kit/compiled-module', () => ({
+  compiledModule: (module: URL) => {
     throw new Error(`The worker module ${module.href} does not exist; build the package.`);
   },
 }));

@@ -1,9 +1,9 @@
 import { sep } from 'node:path';
 import type { Worker } from 'node:worker_threads';
+import { compiledModule } from '@mcpkit/server-kit/compiled-module';
 import type { IndexDatabase } from './index-database.js';
 import type { BatchCounts, FileWriter } from './index-writer.js';
 import type { PreparationRequest, PreparationWorkerData } from './preparation-worker.js';
-import { workerModule } from './worker-module.js';
 import type { WriterCommand, WriterCommandBody, WriterReply, WriterWorkerData } from './writer-worker.js';
 
 /** How the threads of an SQLite index file's writer are set up. */
@@ -65,6 +65,9 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
     const { MessageChannel, Worker } = await import('node:worker_threads');
     const channel = new MessageChannel();
     const resourceLimits = heapLimits(options.maxFileSize);
+    // Both found before either thread starts: a missing one must not leave the other running.
+    const preparationModule = compiledModule(new URL('./preparation-worker.js', import.meta.url));
+    const writerModule = compiledModule(new URL('./writer-worker.js', import.meta.url));
     const preparationData: PreparationWorkerData = {
       roots: [...options.roots],
       maxFileSize: options.maxFileSize,
@@ -72,12 +75,12 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
     };
     const writerData: WriterWorkerData = { indexFile: database.file, preparation: channel.port2 };
     const started: Threads = {
-      preparation: new Worker(workerModule(new URL('./preparation-worker.js', import.meta.url)), {
+      preparation: new Worker(preparationModule, {
         workerData: preparationData,
         transferList: [channel.port1],
         resourceLimits,
       }),
-      writer: new Worker(workerModule(new URL('./writer-worker.js', import.meta.url)), {
+      writer: new Worker(writerModule, {
         workerData: writerData,
         transferList: [channel.port2],
         resourceLimits,
