@@ -36,7 +36,7 @@ import { RequestError } from './request-error.js';
 import { errorResult } from './results.js';
 import type { AskOptions, InputRounds, RoundRequest } from './rounds/input-rounds.js';
 import type { ModernAsks } from './rounds/modern-asks.js';
-import { type RunToolOptions, runTool } from './run-tool.js';
+import { isThenable, type RunToolOptions, runTool } from './run-tool.js';
 import { settleToolResult, transportSplices } from './structured-splice.js';
 import { createModernToolContext, createToolContext } from './tool-context.js';
 
@@ -401,8 +401,8 @@ export class ClientSession implements KitSession {
       method === 'tools/call'
         ? (request: SpecTypes[Name], extra: Extra) => {
             const result = run(request, extra);
-            return result instanceof Promise
-              ? result.then((settled: ServerResult) => settle(settled, request))
+            return isThenable(result)
+              ? Promise.resolve(result as PromiseLike<ServerResult>).then((settled) => settle(settled, request))
               : settle(result, request);
           }
         : run;

@@ -10,21 +10,21 @@ import type { RegisteredTool } from './registry.js';
 import { errorResult, fromPreRendered, isPreRendered, isToolResult, type ToolReturn, toToolResult } from './results.js';
 import { deferredResult } from './structured-splice.js';
 
+/** True for a promise or any other thenable (what `await` would wait for). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
 /** What the tool calls of one session share. */
 export interface RunToolOptions {
   /** The server's budget, for tools without their own. */
   budget: number;
   /** Where unexpected errors and broken output schemas are logged for the developer. */
   log: Logger;
-}
-
-/** True for a promise or any other thenable (what `await` would wait for). */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 /**
@@ -46,7 +46,7 @@ export function runTool<Source>(
   source: Source,
 ): CallToolResult | Promise<CallToolResult> {
   const checked = registered.checkArguments(args ?? {});
-  if (checked instanceof Promise) {
+  if (isThenable(checked)) {
     return checked.then((parsed) => runChecked(registered, parsed, options, contextOf, source));
   }
   return runChecked(registered, checked, options, contextOf, source);

@@ -16,6 +16,7 @@ import {
   specTypeSchemas,
 } from '@modelcontextprotocol/server';
 import { ToolError } from '../errors.js';
+import { isThenable } from '../run-tool.js';
 import { digest } from './digest.js';
 import { InputPending } from './input-pending.js';
 import type { RoundCall, RoundState, RoundStateCodec } from './round-state.js';
@@ -271,7 +272,7 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
 
       try {
         const answered = handler(asker, roundSignal);
-        if (!(answered instanceof Promise)) {
+        if (!isThenable(answered)) {
           if (fatal !== undefined) throw fatal;
           return { kind: 'complete', value: answered };
         }
@@ -291,7 +292,6 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
 
         suspendedWith = new InputPending();
         controller?.abort(suspendedWith);
-        running.catch(() => {});
         if (state.c + 1 > maxRounds) {
           throw new ToolError(
             `The call asked for input more than ${maxRounds} times, the limit for one call; ask for everything it needs in fewer rounds.`,
