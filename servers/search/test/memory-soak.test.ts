@@ -61,7 +61,9 @@ it('does not grow with the number of calls (16 clients at once, 3,840 cheap call
     // start on a loaded machine (the conversion's deadline counts its wait for a worker).
     const first = await (clients[0] as TestClient).callTool('fetch_url', { url: `${site.origin}/tiny-page` });
     expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
-    await round(20); // code compiled, workers started, caches filled
+    // Code compiled, workers started, caches filled: with 20 rounds the measured 60 still paid part of that once-only
+    // cost (124-204 bytes a call over 3,840 calls, 90 over 11,520: not growing with the calls).
+    await round(40);
     calls = 0;
     const before = heapAfterGc();
     await round(60);
