@@ -70,7 +70,7 @@ describe.each(['openai', 'anthropic'] as const)('the agent loop over %s', (provi
       { text: 'Recovered.' },
     ]);
     await using host = await connectHost({ servers: [fixtureServer('work', 'echo-server.mjs')] }, quiet);
-    const agent = createAgent({ host, model: scripted.model(provider), toolTimeoutMs: 500 });
+    const agent = createAgent({ host, model: scripted.model(provider), toolTimeoutMs: 2000 });
     const result = await agent.run('Try everything.');
     expect(result.answer).toBe('Recovered.');
     const toolMessage = result.messages.find((message) => message.role === 'tool');
@@ -84,7 +84,7 @@ describe.each(['openai', 'anthropic'] as const)('the agent loop over %s', (provi
     const texts = toolMessage?.role === 'tool' ? toolMessage.results.map((entry) => entry.content[0]) : [];
     expect(texts[0]).toMatchObject({ text: 'This tool always fails.' });
     expect(texts[1]).toMatchObject({ text: expect.stringContaining('no tool named "work__no_such_tool"') });
-    expect(texts[2]).toMatchObject({ text: expect.stringContaining('did not answer within 500 ms') });
+    expect(texts[2]).toMatchObject({ text: expect.stringContaining('did not answer within 2000 ms') });
     expect(texts[3]).toMatchObject({ text: expect.stringContaining('Invalid arguments') });
     const second = scripted.requests[1]?.body;
     const ids =

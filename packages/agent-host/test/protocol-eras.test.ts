@@ -83,11 +83,11 @@ describe('protocol eras on stdio', () => {
 
   it('does not count the time a person takes to answer a form as the silence of a call, in the modern era', async () => {
     await using host = await connectHost(
-      { servers: [fixtureServer('modern', 'echo-server.mjs', { callTimeoutMs: 700 })] },
+      { servers: [fixtureServer('modern', 'echo-server.mjs', { callTimeoutMs: 1500 })] },
       {
         log: () => {},
         elicit: async () => {
-          await new Promise((resolve) => setTimeout(resolve, 1500));
+          await new Promise((resolve) => setTimeout(resolve, 3000));
           return { action: 'accept', content: { name: 'Ada' } };
         },
       },
@@ -95,6 +95,6 @@ describe('protocol eras on stdio', () => {
     expect(host.connection('modern')?.protocol?.era).toBe('modern');
     expect(textOf(await host.call('modern', 'ask_user', {}))).toBe('hello Ada');
     // A silent call still ends at the timeout.
-    expect(textOf(await host.call('modern', 'slow', { ms: 5000 }))).toMatch(/did not answer within 700 ms/);
+    expect(textOf(await host.call('modern', 'slow', { ms: 5000 }))).toMatch(/did not answer within 1500 ms/);
   });
 });
