@@ -14,6 +14,8 @@ function send(
     body?: string;
     address?: string;
     untilMs?: number;
+    /** With `untilMs`: stop reading as soon as the body contains this. */
+    untilText?: string;
   } = {},
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
@@ -27,18 +29,19 @@ function send(
       },
       (response) => {
         let body = '';
+        const done = () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+        // An event stream never ends: read it until a text comes or for a while.
+        const stop = () => {
+          clearTimeout(timer);
+          response.destroy();
+          done();
+        };
+        const timer = options.untilMs ? setTimeout(stop, options.untilMs) : undefined;
         response.on('data', (chunk: Buffer) => {
           body += chunk.toString('utf8');
+          if (options.untilText && body.includes(options.untilText)) stop();
         });
-        const done = () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
         response.on('end', done);
-        // An event stream never ends: read it for a while.
-        if (options.untilMs) {
-          setTimeout(() => {
-            response.destroy();
-            done();
-          }, options.untilMs);
-        }
       },
     );
     outgoing.on('error', reject);
@@ -82,8 +85,10 @@ describe('mcpkit-host web over HTTP', () => {
     expect((await send(port, '/assets/main.js')).status).toBe(200);
     expect((await send(port, '/assets/..%2fweb-server.js')).status).toBe(404);
     expect((await send(port, '/assets/../web-server.js')).status).toBe(401);
-    // The stream replays the run; nothing of the config beyond server names reaches it.
-    const events = await send(port, `/events?token=${token}`, { untilMs: 1500 });
+    // The stream replays the run; nothing of the config beyond server names reaches it. Read to the run's answer
+    // (a fixed 1.5 s could end before a loaded machine had run the tool), or 15 s.
+    const events = await send(port, `/events?token=${token}`, { untilMs: 15_000, untilText: '"type":"answer"' });
+    expect(events.body).toContain('"type":"answer"');
     expect(events.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(events.body).toContain('Sunny in Rome');
     expect(events.body).not.toContain(secret);
