@@ -186,7 +186,9 @@ describe.skipIf(skip !== undefined)('mcpkit-host web in a browser', () => {
     const started = Date.now();
     await page.keyboard.press('Escape');
     await page.locator('.message.assistant', { hasText: 'Stopped.' }).waitFor();
-    expect(Date.now() - started).toBeLessThan(3000);
+    // At once, against the tool's 60 s: the key, the stop request, the cancel, the event and the page's update get
+    // 8 s on a loaded machine (they had 3 s).
+    expect(Date.now() - started).toBeLessThan(8000);
     await page.locator('.call.error').waitFor();
     await expect(page.locator('#status').innerText()).resolves.toBe('Ready');
     await expect(page.locator('.message', { hasText: 'never said' }).count()).resolves.toBe(0);
