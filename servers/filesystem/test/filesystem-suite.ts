@@ -504,8 +504,9 @@ export function filesystemSuite(connect: Connect): void {
       const sub = join(fixture.root, 'sub');
       const client = await start({ roots: [{ uri: pathToFileURL(sub).href }] });
       const nested = pathToFileURL(join(sub, 'nested.txt')).href;
-      // Legacy: resources learn the roots from the roots listing that follows initialization; wait for it.
-      for (let attempt = 0; attempt < 100; attempt++) {
+      // Legacy: resources learn the roots from the roots listing that follows initialization; wait for it, up to
+      // 10 s (it was 100 tries 20 ms apart: about 2 s).
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
         const read = await client.client.readResource({ uri: nested }).catch(() => undefined);
         if (read) break;
         await new Promise((resolve) => setTimeout(resolve, 20));
