@@ -39,18 +39,27 @@ async function start(
   options: { allowWrite?: boolean; onElicit?: () => { action: 'decline' } } = {},
 ): Promise<TestClient> {
   const clientOptions = { era, ...(options.onElicit ? { onElicit: options.onElicit } : {}) };
+  let client: TestClient;
   if (transport === 'stdio') {
     const args = [binPath, target, '--max-rows', '100', '--timeout-ms', '1500', '--log-level', 'emergency'];
     if (options.allowWrite) args.push('--allow-write');
-    return spawnTestClient({ command: process.execPath, args }, clientOptions);
+    client = await spawnTestClient({ command: process.execPath, args }, clientOptions);
+  } else {
+    const server = await createDatabaseServer({
+      file: target,
+      allowWrite: options.allowWrite ?? false,
+      limits: { maxRows: 100, timeoutMs: 1500 },
+      logLevel: 'emergency',
+    });
+    client = await connectOwning(server, clientOptions);
   }
-  const server = await createDatabaseServer({
-    file: target,
-    allowWrite: options.allowWrite ?? false,
-    limits: { maxRows: 100, timeoutMs: 1500 },
-    logLevel: 'emergency',
-  });
-  return connectOwning(server, clientOptions);
+  // Every call here has 1.5 s, waiting for a worker included, and a new SQLite server's first worker is still
+  // starting (Node and better-sqlite3: 0.2-0.4 s of loading alone at a load of 25 on two cores): the suite's calls
+  // start once one answers. The first call's own wait for a worker is first-worker.test.ts's.
+  for (const deadline = Date.now() + 20_000; (await client.callTool('list_tables')).isError; ) {
+    if (Date.now() > deadline) throw new Error('list_tables still fails 20 s after the server started.');
+  }
+  return client;
 }
 
 describe.each(setups)('%s over %s, protocol %s', (engine, transport, era) => {
