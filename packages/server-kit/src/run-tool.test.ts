@@ -63,6 +63,19 @@ describe('runTool', () => {
     expect(contextOf).not.toHaveBeenCalled();
   });
 
+  it('does not run the handler of a call cancelled before it started', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const handler = vi.fn(({ text }: { text: string }) => text);
+    const aborted = { signal: controller.signal } as ToolContext;
+    const result = runTool(registered(handler), { text: 'hi' }, options, () => aborted, undefined);
+    expect(await result).toEqual({
+      content: [{ type: 'text', text: 'The call to "echo" was cancelled before it finished.' }],
+      isError: true,
+    });
+    expect(handler).not.toHaveBeenCalled();
+  });
+
   it('turns a synchronous throw and a rejection alike into error results', async () => {
     const thrown = runTool(
       registered(() => {

@@ -64,6 +64,9 @@ function runChecked<Source>(
     return errorResult(`Invalid arguments for tool "${registered.definition.name}": ${parsed.message}.`);
   }
   const context = contextOf(source);
+  // A cancel read in the same chunk as its request aborts the signal before the handler runs; an aborted signal fires
+  // no 'abort' event, so a handler waiting for one would run its full time for a call nobody waits for.
+  if (context.signal.aborted) return cancelled(registered.definition.name);
   let value: unknown;
   try {
     value = registered.definition.handler(parsed.data, context);
@@ -128,7 +131,12 @@ function settle(
 function failure(registered: RegisteredTool, error: unknown, context: ToolContext, log: Logger): CallToolResult {
   const { name } = registered.definition;
   if (ToolError.isInstance(error)) return errorResult(error.message);
-  if (context.signal.aborted) return errorResult(`The call to "${name}" was cancelled before it finished.`);
+  if (context.signal.aborted) return cancelled(name);
   log.error(`Tool "${name}" threw an unexpected error`, error);
   return errorResult(`The tool "${name}" failed with an internal error; the server's log has the details.`);
+}
+
+/** The result of a call whose client cancelled it (the SDK does not send it on; it is the handler's answer in tests). */
+function cancelled(name: string): CallToolResult {
+  return errorResult(`The call to "${name}" was cancelled before it finished.`);
 }
