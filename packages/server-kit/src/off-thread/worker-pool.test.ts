@@ -77,7 +77,9 @@ describe('createWorkerPool', () => {
     const run = pool.run(task('spin'), undefined, { timeoutMs: 300, label: 'the diff' });
     const worst = await worstTimerDelay(run);
     await expect(run).rejects.toThrow('Stopped the diff after 0.3 s, its time limit. Ask for less.');
-    expect(worst).toBeLessThan(150);
+    // A spin on the main thread would hold it for good (the time limit's own timer could not fire), so a bound far
+    // above a loaded machine's late timers (3-5 times a quiet one's) still catches it.
+    expect(worst).toBeLessThan(1_000);
     expect(await cpuWhileWaiting(300)).toBeLessThan(100);
     await expect(pool.run(task('double'), 2, { timeoutMs: 5_000 })).resolves.toBe(4);
   });
