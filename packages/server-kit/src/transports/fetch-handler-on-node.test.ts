@@ -71,7 +71,10 @@ describe('fetchHandlerOnNode', () => {
     while (aborted === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
     const left = Date.now();
     client.destroy();
-    expect((await aborted) - left).toBeLessThan(200);
+    // The handler never ends on its own: an abort that comes at all came from the client leaving. The bound leaves a
+    // loaded machine room (its socket close and timers 3-5 times slower than a quiet one's).
+    const never = new Promise<number>((resolve) => setTimeout(() => resolve(Number.POSITIVE_INFINITY), 5_000));
+    expect((await Promise.race([aborted, never])) - left).toBeLessThan(2_000);
   });
 
   it('sends an event stream that has ended at once in one piece with its length', async () => {
