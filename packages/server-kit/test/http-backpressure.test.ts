@@ -78,7 +78,9 @@ describe('serveHttp against a client that never reads', () => {
       latencies.push(performance.now() - started);
       expect(answer.status).toBe(200);
     }
-    expect(latencies.sort((a, b) => a - b)[2]).toBeLessThan(200);
+    // A server held by the stuck connection would not answer at all; a loaded machine's initialize takes a few
+    // hundred milliseconds.
+    expect(latencies.sort((a, b) => a - b)[2]).toBeLessThan(1_000);
     let received = '';
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => {
