@@ -1,8 +1,9 @@
 // Full index builds of several builds of the search server, alternating, each in a fresh process on an empty file:
 // wall, CPU and peak RSS per run, then medians. For before/after tables measured in the same minutes.
-// Usage: node bench/search/build-ab.mjs --corpus DIR [--rounds 3] NAME=MODULE ...
+// Usage: node bench/search/build-ab.mjs --corpus DIR [--rounds 3] [--index FILE] NAME=MODULE ...
 //   MODULE: a build's dist/index.js (a copy of an older dist/ beside its package.json and a node_modules link), or
-//   "current" for this checkout's package. Index files go to the system's temporary folder.
+//   "current" for this checkout's package. Index files go to the system's temporary folder. With --index, every run
+//   re-indexes FILE, an index of DIR built before and left in place (the unchanged re-index; nothing is written).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values, positionals } = parseArgs({
-  options: { corpus: { type: 'string' }, rounds: { type: 'string' } },
+  options: { corpus: { type: 'string' }, rounds: { type: 'string' }, index: { type: 'string' } },
   allowPositionals: true,
 });
 if (!values.corpus || positionals.length === 0) throw new Error('usage: --corpus DIR [--rounds N] NAME=MODULE ...');
@@ -29,8 +30,11 @@ const median = (numbers) => {
 for (let round = 0; round < Number(values.rounds ?? 3); round++) {
   // Alternate which build goes first, so a load change does not favour one.
   for (const { name, module } of round % 2 ? [...builds].reverse() : builds) {
-    const file = join(tmpdir(), `mcpkit-search-build-ab-${name}.sqlite`);
-    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    const file = values.index ?? join(tmpdir(), `mcpkit-search-build-ab-${name}.sqlite`);
+    const clear = () => {
+      if (!values.index) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    };
+    clear();
     loads.push(loadavg()[0]);
     const child = join(import.meta.dirname, 'index-child.mjs');
     const output = execFileSync(
@@ -45,14 +49,14 @@ for (let round = 0; round < Number(values.rounds ?? 3); round++) {
     results.get(name).push(run);
     loads.push(loadavg()[0]);
     console.log(
-      `${name}: ${(run.ms / 1000).toFixed(1)} s wall, ${(run.cpuMs / 1000).toFixed(1)} s CPU, peak RSS ${run.maxRssMb.toFixed(0)} MB, ${run.report.added} files, load ${loadavg()[0].toFixed(1)}`,
+      `${name}: ${(run.ms / 1000).toFixed(2)} s wall, ${(run.cpuMs / 1000).toFixed(2)} s CPU (the refresh itself ${(run.report.durationMs / 1000).toFixed(2)} s), peak RSS ${run.maxRssMb.toFixed(0)} MB, ${run.report.added} added, ${run.report.unchanged} unchanged, load ${loadavg()[0].toFixed(1)}`,
     );
-    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    clear();
   }
 }
 for (const [name, runs] of results) {
   console.log(
-    `${name} medians: ${(median(runs.map((run) => run.ms)) / 1000).toFixed(1)} s wall, ${(median(runs.map((run) => run.cpuMs)) / 1000).toFixed(1)} s CPU, peak RSS ${median(runs.map((run) => run.maxRssMb)).toFixed(0)} MB (max ${Math.max(...runs.map((run) => run.maxRssMb)).toFixed(0)})`,
+    `${name} medians: ${(median(runs.map((run) => run.ms)) / 1000).toFixed(2)} s wall, ${(median(runs.map((run) => run.cpuMs)) / 1000).toFixed(2)} s CPU, peak RSS ${median(runs.map((run) => run.maxRssMb)).toFixed(0)} MB (max ${Math.max(...runs.map((run) => run.maxRssMb)).toFixed(0)})`,
   );
 }
 console.log(`load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} on 2 shared cores`);

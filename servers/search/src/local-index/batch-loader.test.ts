@@ -1,20 +1,22 @@
 import { expect, it } from 'vitest';
 import { BatchLoader } from './batch-loader.js';
 import type { ChangedFile } from './document-preparation.js';
-import type { BatchCounts, FileWriter } from './index-writer.js';
+import type { FileWriter, WrittenBatch } from './index-writer.js';
+import { storedFileMap } from './stored-file-map.js';
 
 /** A writer that reads files itself, whose batches are stored only when the test says so. */
 function heldWriter() {
   const handed: { files: readonly ChangedFile[]; store(): void }[] = [];
   const writer: FileWriter = {
-    documentsUnder: async () => new Map(),
+    storedFilesUnder: async () => storedFileMap(new Map()),
     deleteDocuments: async () => {},
     acquire: async () => async () => {},
     startBulkLoad: async () => {},
     finishBulkLoad: async () => {},
     indexFiles: (_root, files) =>
-      new Promise<BatchCounts>((resolve) => {
-        handed.push({ files, store: () => resolve({ added: files.length, updated: 0, binary: 0 }) });
+      new Promise<WrittenBatch>((resolve) => {
+        const counts = { added: files.length, updated: 0, binary: 0 };
+        handed.push({ files, store: () => resolve({ counts, committed: Promise.resolve() }) });
       }),
   };
   return { writer, handed };
@@ -83,4 +85,42 @@ it('stops handing over when cancelled and still waits for the batches in flight'
   expect(ended).toBe(true);
   expect(handed.length).toBeLessThanOrEqual(3);
   expect(loader.stored).toBeLessThan(20);
+});
+
+it('counts a written batch as stored only once it is committed (a bulk load can still roll it back)', async () => {
+  const commits: (() => void)[] = [];
+  const writer: FileWriter = {
+    ...heldWriter().writer,
+    indexFiles: async (_root, files) => ({
+      counts: { added: files.length, updated: 0, binary: 0 },
+      committed: new Promise<void>((resolve) => commits.push(resolve)),
+    }),
+  };
+  const reported: number[] = [];
+  const loader = new BatchLoader({
+    writer,
+    root: '/d',
+    batchFiles: 5,
+    batchBytes: 1 << 20,
+    bulkFiles: 1000,
+    readBatch: async () => [],
+    onStored: (stored) => reported.push(stored),
+  });
+  for (let index = 0; index < 12; index++) await loader.add(file(index));
+  await loader.finish();
+  expect(loader.stored).toBe(0);
+  expect(loader.counts.added).toBe(0);
+  commits[0]?.();
+  commits[1]?.();
+  let committed = false;
+  const waiting = loader.committed().then(() => {
+    committed = true;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(reported).toEqual([5, 10]);
+  expect(committed).toBe(false); // the last batch is written, not committed
+  commits[2]?.();
+  await waiting;
+  expect(loader.stored).toBe(12);
+  expect(loader.counts.added).toBe(12);
 });

@@ -34,13 +34,15 @@ export class BatchLoader {
   readonly counts: BatchCounts = { added: 0, updated: 0, binary: 0 };
   /** Files handed over to be stored. */
   handed = 0;
-  /** Files stored. */
+  /** Files stored (committed). */
   stored = 0;
   /** True once the run turned into a bulk load (`startBulkLoad` called). */
   bulk = false;
   private gathering: ChangedFile[] = [];
   private gatheringBytes = 0;
   private readonly inFlight: Promise<void>[] = [];
+  /** Batches written but not committed yet (a bulk load's share a transaction until it is large). */
+  private readonly committing = new Set<Promise<void>>();
 
   constructor(private readonly options: BatchLoaderOptions) {}
 
@@ -54,7 +56,7 @@ export class BatchLoader {
   }
 
   /**
-   * Hands over the last batch and waits until every batch is stored. After a failure or a cancel, the batches
+   * Hands over the last batch and waits until every batch is written (`committed` waits for the commits). After a failure or a cancel, the batches
    * already handed over are still waited for (at most two), so the run ends with no write under way.
    */
   async finish(): Promise<void> {
@@ -65,6 +67,14 @@ export class BatchLoader {
       stopped = { error };
     }
     await this.settle(stopped);
+  }
+
+  /**
+   * Waits until every batch written is committed, after the writer's next command (which commits a bulk load's open
+   * transaction); throws when one was rolled back.
+   */
+  async committed(): Promise<void> {
+    await Promise.all([...this.committing]);
   }
 
   /** Waits for the batches in flight after the run stopped with `error`, then throws it. */
@@ -104,10 +114,19 @@ export class BatchLoader {
       await yieldToEventLoop();
       return;
     }
-    const stored = writer.indexFiles(this.options.root, batch).then((counts) => this.storedBatch(batch.length, counts));
+    const files = batch.length;
+    const written = writer.indexFiles(this.options.root, batch).then(({ counts, committed }) => {
+      // Counted as stored once committed: a bulk load's open transaction can still be rolled back.
+      const stored = committed.then(() => this.storedBatch(files, counts));
+      this.committing.add(stored);
+      stored.then(
+        () => this.committing.delete(stored),
+        () => {},
+      );
+    });
     // Awaited when the window is full or in `finish`; a failure is not left unhandled meanwhile.
-    stored.catch(() => {});
-    this.inFlight.push(stored);
+    written.catch(() => {});
+    this.inFlight.push(written);
     if (this.inFlight.length >= batchesInFlight) await this.inFlight.shift();
   }
 

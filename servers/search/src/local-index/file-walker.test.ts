@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { AllowedDirectories } from '../allowed-directories.js';
 import { walkFiles } from './file-walker.js';
@@ -13,7 +14,7 @@ beforeEach(() => {
 
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-it('walks in path order: a folder in name order (a folder named as its name and a separator), then its folders depth first', async () => {
+it('walks in path order: entries by name (a folder as its name and a separator), a folder where it sorts, depth first', async () => {
   // Created out of order, so the directory's own order (creation or hash) is not the answer by chance.
   for (const folder of ['c/d', 'a', 'a-b', 'c/b']) mkdirSync(join(base, folder), { recursive: true });
   for (const file of ['b.md', 'c/d/e.md', 'a/z.md', 'a.md', 'a-b/y.md', 'c/b/x.md', 'c/a.md', 'a/m.md']) {
@@ -25,11 +26,39 @@ it('walks in path order: a folder in name order (a folder named as its name and 
     walked.push(files.map((file) => relative(root, file.path)));
   }
   expect(walked).toEqual([
-    ['a.md', 'b.md'],
     ['a-b/y.md'],
+    ['a.md'],
     ['a/m.md', 'a/z.md'],
+    ['b.md'],
     ['c/a.md'],
     ['c/b/x.md'],
     ['c/d/e.md'],
   ]);
+});
+
+it('walks in the order SQLite sorts the paths, characters above U+FFFF included', async () => {
+  // JavaScript's own order puts the emoji (a surrogate pair) before the full-width letters; SQLite puts it after.
+  for (const folder of ['\u{FF21}', '\u{1F600}', 'a\u{1F600}', 'a\u{FF21}']) mkdirSync(join(base, folder));
+  for (const file of [
+    '\u{FF21}.md',
+    '\u{1F600}.md',
+    '\u{FF21}/x.md',
+    '\u{1F600}/y.md',
+    'a\u{1F600}/1.md',
+    'a\u{FF21}/2.md',
+    'a.md',
+  ]) {
+    writeFileSync(join(base, file), 'text\n');
+  }
+  const root = new AllowedDirectories([base]).roots[0] as string;
+  const walked: string[] = [];
+  for await (const files of walkFiles(root, root, { maxFileSize: 1024 }))
+    walked.push(...files.map((file) => file.path));
+  const database = new Database(':memory:');
+  database.exec('CREATE TABLE paths (path TEXT)');
+  for (const path of walked) database.prepare('INSERT INTO paths VALUES (?)').run(path);
+  const sorted = database.prepare('SELECT path FROM paths ORDER BY path').pluck().all();
+  database.close();
+  expect(walked).toHaveLength(7);
+  expect(walked).toEqual(sorted);
 });

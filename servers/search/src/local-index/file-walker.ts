@@ -3,6 +3,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type IgnoreFile, isIgnored, maxRulesInForce, readIgnoreFile, rulesInForce } from './ignore-rules.js';
+import { sortByCodePoints } from './path-order.js';
 import { hasBinaryExtension } from './text-extraction.js';
 
 /** A file the walk found, with what the index compares to decide whether to read it again. */
@@ -43,8 +44,11 @@ function ancestorRules(root: string, directory: string, onNote?: (sentence: stri
   return stack;
 }
 
-/** A folder met by the walk, or the files of the folder met last. */
+/** A folder met by the walk, or a run of files (those of one folder between two of its subfolders). */
 type WalkEntry = { kind: 'folder'; path: string } | { kind: 'files'; files: WalkedFile[] };
+
+/** What the walk has still to do: read a folder, or stat a run of files. */
+type Pending = { kind: 'folder'; path: string; stack: IgnoreFile[] } | { kind: 'files'; paths: string[] };
 
 async function* walk(
   root: string,
@@ -53,7 +57,8 @@ async function* walk(
 ): AsyncGenerator<WalkEntry> {
   const inherited = directory === root ? [] : ancestorRules(root, directory, options.onNote);
   if (directory !== root && isIgnored(inherited, directory, true)) return;
-  const pending: { path: string; stack: IgnoreFile[] }[] = [{ path: directory, stack: inherited }];
+  // Folders still to read and runs of files still to stat, last pushed first: a folder's entries are pushed in reverse.
+  const pending: Pending[] = [{ kind: 'folder', path: directory, stack: inherited }];
   let sliceStart = performance.now();
   // Rule matching costs up to rules-in-force per entry: the walk yields to the event loop between slices. Checked
   // inline per entry (an async call per entry would cost a promise each, a tenth of an unchanged re-index).
@@ -66,7 +71,25 @@ async function* walk(
   while (pending.length > 0) {
     options.signal?.throwIfAborted();
     if (timeToShare()) await shareTheLoop();
-    const { path, stack: parentStack } = pending.pop() as { path: string; stack: IgnoreFile[] };
+    const next = pending.pop() as Pending;
+    if (next.kind === 'files') {
+      const found: WalkedFile[] = [];
+      for (const file of next.paths) {
+        if (timeToShare()) await shareTheLoop();
+        let stat: ReturnType<typeof lstatSync> | undefined;
+        try {
+          stat = lstatSync(file, { throwIfNoEntry: false });
+        } catch {
+          continue; // unreadable: skipped like a vanished file
+        }
+        if (!stat?.isFile() || stat.size > options.maxFileSize) continue;
+        found.push({ path: file, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) });
+      }
+      // One yield per run of files: each step of an async generator costs promises, which per file made a tenth of the walk.
+      if (found.length > 0) yield { kind: 'files', files: found };
+      continue;
+    }
+    const { path, stack: parentStack } = next;
     // Synchronous calls on purpose: on a local disk they are over twice as fast as the promise API (no thread pool
     // hop per file), and one folder's worth blocks the event loop for well under a millisecond per hundred files.
     let entries: Dirent[];
@@ -80,52 +103,40 @@ async function* walk(
       ? readIgnoreFile(path, maxRulesInForce - rulesInForce(parentStack), options.onNote)
       : undefined;
     const stack = own ? [...parentStack, own] : parentStack;
-    const files: string[] = [];
-    const folders: string[] = [];
     // The path is normalized already and a name holds no separator: concatenation is join without its normalizing.
     const prefix = path.endsWith(sep) ? path : path + sep;
-    // In path order (a folder sorts as its name and a separator, as its files' paths do): the indexer stores files as
-    // they are found, and the documents' path index fills its pages only when paths come in order.
-    entries.sort((first, second) => {
-      const one = first.isDirectory() ? first.name + sep : first.name;
-      const other = second.isDirectory() ? second.name + sep : second.name;
-      return one < other ? -1 : one > other ? 1 : 0;
-    });
-    for (const entry of entries) {
+    // In path order, exactly as the index's path column sorts (code points, a folder as its name and a separator, as
+    // its files' paths do): the indexer matches the walk with the stored rows read in that order, and the documents'
+    // path index fills its pages only when paths come in order.
+    const keyed = entries.map((entry) => ({ entry, key: entry.isDirectory() ? entry.name + sep : entry.name }));
+    sortByCodePoints(keyed);
+    const ordered: Pending[] = [];
+    let run: string[] = [];
+    for (const { entry } of keyed) {
       if (timeToShare()) await shareTheLoop();
       const child = prefix + entry.name;
       if (entry.isDirectory()) {
         if (alwaysSkipped.has(entry.name) || isIgnored(stack, child, true)) continue;
-        folders.push(child);
+        if (run.length > 0) ordered.push({ kind: 'files', paths: run });
+        run = [];
+        ordered.push({ kind: 'folder', path: child, stack });
       } else if (entry.isFile() && !options.foldersOnly) {
         if (hasBinaryExtension(entry.name) || options.excludedPaths?.has(child) || isIgnored(stack, child, false)) {
           continue;
         }
-        files.push(child);
+        run.push(child);
       }
     }
-    // Last pushed is walked first: pushed in reverse, the folders are walked in order.
-    for (let index = folders.length - 1; index >= 0; index--) pending.push({ path: folders[index] as string, stack });
-    const found: WalkedFile[] = [];
-    for (const file of files) {
-      if (timeToShare()) await shareTheLoop();
-      let stat: ReturnType<typeof lstatSync> | undefined;
-      try {
-        stat = lstatSync(file, { throwIfNoEntry: false });
-      } catch {
-        continue; // unreadable: skipped like a vanished file
-      }
-      if (!stat?.isFile() || stat.size > options.maxFileSize) continue;
-      found.push({ path: file, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) });
-    }
-    // One yield per folder: each step of an async generator costs promises, which per file made a tenth of the walk.
-    if (found.length > 0) yield { kind: 'files', files: found };
+    if (run.length > 0) ordered.push({ kind: 'files', paths: run });
+    // Last pushed is taken first: pushed in reverse, the entries are taken in order.
+    for (let index = ordered.length - 1; index >= 0; index--) pending.push(ordered[index] as Pending);
   }
 }
 
 /**
- * Walks `directory` (inside `root`) and yields the files worth indexing, those of one folder at a time, in path order
- * within a folder and folder after folder depth first (a folder's files before its subfolders'): it follows
+ * Walks `directory` (inside `root`) and yields the files worth indexing in path order (code point order of the whole
+ * path, SQLite's), a run of one folder's files at a time, depth first (a subfolder between the files it sorts
+ * between): it follows
  * .gitignore files at every level, skips VCS and dependency folders, symbolic links, binary extensions and files over
  * the size cap.
  */

@@ -99,8 +99,8 @@ export class IndexDatabase {
       insertPassage: database.prepare(
         `INSERT INTO passages (rowid, title, path, body) VALUES (CAST(? AS INTEGER), ?, ?, ?)`,
       ),
-      documentsUnder: database
-        .prepare(`SELECT id, path, size, mtime_ms FROM documents WHERE path = ? OR (path >= ? AND path < ?)`)
+      storedFilesBetween: database
+        .prepare(`SELECT id, path, size, mtime_ms FROM documents WHERE path > ? AND path < ? ORDER BY path LIMIT ?`)
         .raw(),
       counts: database.prepare(
         `SELECT count(*) AS documents, coalesce(sum(size), 0) AS bytes FROM documents WHERE text = 1`,
@@ -175,19 +175,17 @@ export class IndexDatabase {
     }
   }
 
-  /** The documents stored at `directory` or below it, by path. */
-  documentsUnder(directory: string, separator: string): Map<string, { id: number; size: number; mtimeMs: number }> {
-    const prefix = directory.endsWith(separator) ? directory : directory + separator;
-    // Rows as arrays, read one by one into the map: no row object besides the one kept (100,000 rows on a re-index).
-    const documents = new Map<string, { id: number; size: number; mtimeMs: number }>();
-    for (const [id, path, size, mtimeMs] of this.statements.documentsUnder.iterate(
-      directory,
-      prefix,
-      `${prefix}\u{10FFFF}`,
-    ) as Iterable<[number, string, number, number]>) {
-      documents.set(path, { id, size, mtimeMs });
-    }
-    return documents;
+  /**
+   * Up to `limit` stored files whose paths sort after `after` and before `before`, in path order (code points, the
+   * BINARY collation), as rows of id, path, size and mtime: a page of `StoredFileCursor`, read through the path index.
+   */
+  storedFilesBetween(after: string, before: string, limit: number): [number, string, number, number][] {
+    return this.statements.storedFilesBetween.all(after, before, limit) as [number, string, number, number][];
+  }
+
+  /** The id of the document stored at `path`, if any. */
+  documentIdAt(path: string): number | undefined {
+    return (this.statements.findDocument.get(path) as { id: number } | undefined)?.id;
   }
 
   /** Stores a document and its passages, replacing what was stored for the same path. */

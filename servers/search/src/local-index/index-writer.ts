@@ -24,10 +24,26 @@ export interface BatchCounts {
   binary: number;
 }
 
+/**
+ * The files an index holds at a directory or below it, met one by one as the walk finds files on disk. An index file
+ * reads them a page at a time in the walk's order, so a run holds a page, not every stored row.
+ */
+export interface StoredFiles {
+  /**
+   * The stored file at `path` (absolute), if any. Paths come in the walk's order, increasing in code point order
+   * (`compareCodePoints`); stored files that sort before `path` and were not met are gone from disk, and collected.
+   */
+  meet(path: string): StoredFile | undefined;
+  /** The ids of the stored files found gone so far, handed over once, when there are at least `atLeast` (else none). */
+  takeGone(atLeast?: number): number[];
+  /** After the walk: the ids of every stored file not met (gone), in pages, those collected before included. */
+  rest(): AsyncGenerator<number[]>;
+}
+
 /** What every writer of an index does. Runs of one indexer never overlap. */
 interface WriterOfIndex {
-  /** The documents stored at `directory` (inside `root`) or below it, by absolute path. */
-  documentsUnder(root: string, directory: string): Promise<Map<string, StoredFile>>;
+  /** The files stored at `directory` (inside `root`) or below it, to meet in the walk's order. */
+  storedFilesUnder(root: string, directory: string): Promise<StoredFiles>;
   /** Removes documents and their passages in one transaction. */
   deleteDocuments(ids: readonly number[]): Promise<void>;
   /**
@@ -48,13 +64,23 @@ export interface DocumentWriter extends WriterOfIndex {
   indexFiles?: undefined;
 }
 
+/** A batch a `FileWriter` wrote: what it held, and when it is durable. */
+export interface WrittenBatch {
+  counts: BatchCounts;
+  /**
+   * Settles when the batch's transaction commits (a bulk load's batches share one until it is large, ended by the
+   * writer's next command), or rejects when a later batch's failure rolled it back.
+   */
+  committed: Promise<void>;
+}
+
 /** A writer that reads the changed files itself, off the main thread: an SQLite index file. */
 export interface FileWriter extends WriterOfIndex {
   /**
-   * Reads, extracts and stores a batch of changed files. A batch may be handed over before the one before it is
-   * stored: batches are stored in order.
+   * Reads, extracts and writes a batch of changed files; resolves once it is written, so the next may follow. A
+   * batch may be handed over before the one before it is written: batches are written in order.
    */
-  indexFiles(root: string, files: readonly ChangedFile[]): Promise<BatchCounts>;
+  indexFiles(root: string, files: readonly ChangedFile[]): Promise<WrittenBatch>;
 }
 
 /** Where the indexer writes: an SQLite file, an SQLite index in memory, or a PostgreSQL database. */

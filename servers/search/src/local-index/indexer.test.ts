@@ -107,6 +107,27 @@ describe('Indexer', () => {
     expect(paths('rewritten')).toEqual(['bulk-5.md']);
   });
 
+  it('reports as stored only what is committed, during a bulk load whose transactions span batches', async () => {
+    await index.close();
+    index = new LocalIndex({
+      directories: [directory],
+      indexFile: join(directory, '.index', 'index.sqlite'),
+      batchFiles: 100,
+    });
+    for (let file = 0; file < 1200; file++) await writeFile(join(directory, `bulk-${file}.md`), `bulk file ${file}\n`);
+    // This thread's connection sees only committed rows (the writing thread has its own).
+    const visible = index.database.connection.prepare('SELECT count(*) FROM documents').pluck();
+    const seen: { stored: number; visible: number }[] = [];
+    await index.refreshAll({
+      onProgress: (progress) => {
+        const stored = progress.phase === 'scanning' ? (progress.stored ?? 0) : progress.done;
+        if (progress.phase !== 'done') seen.push({ stored, visible: visible.get() as number });
+      },
+    });
+    expect(seen.some((moment) => moment.stored > 0)).toBe(true);
+    for (const moment of seen) expect(moment.stored).toBeLessThanOrEqual(moment.visible);
+  });
+
   it('stops at the next batch when cancelled and keeps what it committed', async () => {
     await index.close();
     index = new LocalIndex({

@@ -55,6 +55,8 @@ const batchBytes = 2 * 1024 * 1024;
 const bulkFiles = 1000;
 /** A batch's writes yield to the event loop after this long, so requests keep flowing during a large batch. */
 const sliceMs = 20;
+/** Files found gone from disk are removed once this many are collected during the walk, and at its end. */
+const goneIds = 1000;
 /** Files read from disk at once. */
 const readConcurrency = 16;
 /**
@@ -119,8 +121,14 @@ export class Indexer {
       signal,
     );
     try {
-      const stored = await this.writer.documentsUnder(root, directory);
+      const stored = await this.writer.storedFilesUnder(root, directory);
       let scanned = 0;
+      let removed = 0;
+      const remove = async (ids: number[]) => {
+        if (ids.length === 0) return;
+        await this.writer.deleteDocuments(ids);
+        removed += ids.length;
+      };
       let changed = 0;
       let walking = true;
       const notes = new Set<string>();
@@ -150,13 +158,14 @@ export class Indexer {
           const before = scanned;
           scanned += files.length;
           for (const file of files) {
-            const known = stored.get(file.path);
-            if (known) stored.delete(file.path);
+            const known = stored.meet(file.path);
             if (!known || known.size !== file.size || known.mtimeMs !== file.mtimeMs) {
               changed++;
               await loader.add({ ...file, isNew: !known });
             }
           }
+          // Files gone from disk are removed as the walk passes them, a page at a time.
+          await remove(stored.takeGone(goneIds));
           if (Math.floor(scanned / 1000) > Math.floor(before / 1000))
             report({ directory, phase: 'scanning', done: scanned, stored: loader.stored });
         }
@@ -172,13 +181,14 @@ export class Indexer {
           await this.writer.finishBulkLoad(() => !signal?.aborted);
         }
       }
-      const removed = [...stored.values()];
-      if (removed.length > 0) await this.writer.deleteDocuments(removed.map((document) => document.id));
+      // A bulk load's last batches are committed by the command that ended it: counted now.
+      await loader.committed();
+      for await (const ids of stored.rest()) await remove(ids);
       const result: IndexReport = {
         directory,
         scanned,
         ...loader.counts,
-        removed: removed.length,
+        removed,
         unchanged: scanned - changed,
         durationMs: Math.round(performance.now() - started),
         notes: [...notes],

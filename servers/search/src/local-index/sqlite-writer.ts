@@ -1,7 +1,7 @@
-import { sep } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { IndexDatabase } from './index-database.js';
 import type { DocumentWriter } from './index-writer.js';
+import { StoredFileCursor } from './stored-file-cursor.js';
 
 /** A batch's writes yield to the event loop after this long, so requests keep flowing during a large batch. */
 const sliceMs = 20;
@@ -9,8 +9,8 @@ const sliceMs = 20;
 /** The indexer's writes to an SQLite index file; one process writes it, so `acquire` never waits. */
 export function sqliteWriter(database: IndexDatabase): DocumentWriter {
   return {
-    async documentsUnder(_root, directory) {
-      return database.documentsUnder(directory, sep);
+    async storedFilesUnder(_root, directory) {
+      return new StoredFileCursor(database, directory);
     },
     async writeDocuments(documents) {
       await database.slicedTransaction(documents, (document) => database.putDocument(document), sliceMs);

@@ -1,14 +1,14 @@
-import { sep } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { compiledModule } from '@mcpkit/server-kit/compiled-module';
 import type { IndexDatabase } from './index-database.js';
-import type { BatchCounts, FileWriter } from './index-writer.js';
+import type { BatchCounts, FileWriter, WrittenBatch } from './index-writer.js';
 import type { PreparationRequest, PreparationWorkerData } from './preparation-worker.js';
+import { StoredFileCursor } from './stored-file-cursor.js';
 import type { WriterCommand, WriterCommandBody, WriterReply, WriterWorkerData } from './writer-worker.js';
 
 /** How the threads of an SQLite index file's writer are set up. */
 export interface ThreadedSqliteWriterOptions {
-  /** The index file's connection on this thread: it reads what is stored (`documentsUnder`), never writes. */
+  /** The index file's connection on this thread: it reads what is stored (`storedFilesUnder`), never writes. */
   database: IndexDatabase;
   /** The allowed directories (real paths). */
   roots: readonly string[];
@@ -24,9 +24,10 @@ export interface ThreadedSqliteWriter extends FileWriter {
 interface Threads {
   preparation: Worker;
   writer: Worker;
-  /** Replies awaited: commands by id, batches by number. */
+  /** Replies awaited: commands by id, batches by number (written, then committed). */
   commands: Map<number, { resolve(result: unknown): void; reject(error: Error): void }>;
   batches: Map<number, { resolve(counts: BatchCounts): void; reject(error: Error): void }>;
+  commits: Map<number, { resolve(): void; reject(error: Error): void }>;
 }
 
 /**
@@ -53,6 +54,15 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
   let nextBatch = 0;
 
   const pendingCount = (started: Threads) => started.commands.size + started.batches.size;
+  /** Fails every reply still awaited from `started`'s threads. */
+  const failWaiting = (started: Threads, error: Error) => {
+    for (const waiting of [...started.commands.values(), ...started.batches.values(), ...started.commits.values()]) {
+      waiting.reject(error);
+    }
+    started.commands.clear();
+    started.batches.clear();
+    started.commits.clear();
+  };
   /** Idle threads never keep the process alive; a thread with work awaited does. */
   const holdWhileBusy = (started: Threads) => {
     for (const worker of [started.preparation, started.writer]) {
@@ -87,11 +97,10 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       }),
       commands: new Map(),
       batches: new Map(),
+      commits: new Map(),
     };
     const failAll = (error: Error) => {
-      for (const waiting of [...started.commands.values(), ...started.batches.values()]) waiting.reject(error);
-      started.commands.clear();
-      started.batches.clear();
+      failWaiting(started, error);
       // The next write starts new threads.
       if (current === started) {
         current = undefined;
@@ -102,7 +111,15 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
     };
     current = started;
     started.writer.on('message', (reply: WriterReply) => {
-      if ('id' in reply) {
+      if ('committed' in reply || 'rolledBack' in reply) {
+        const lost = 'rolledBack' in reply ? new Error(`A later batch failed: ${reply.error}`) : undefined;
+        for (const batch of 'committed' in reply ? reply.committed : reply.rolledBack) {
+          const waiting = started.commits.get(batch);
+          started.commits.delete(batch);
+          if (lost) waiting?.reject(lost);
+          else waiting?.resolve();
+        }
+      } else if ('id' in reply) {
         const waiting = started.commands.get(reply.id);
         started.commands.delete(reply.id);
         if (reply.error !== undefined) waiting?.reject(new Error(reply.error));
@@ -110,8 +127,14 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       } else {
         const waiting = started.batches.get(reply.batch);
         started.batches.delete(reply.batch);
-        if ('error' in reply) waiting?.reject(new Error(reply.error));
-        else waiting?.resolve({ added: reply.added, updated: reply.updated, binary: reply.binary });
+        if ('error' in reply) {
+          const error = new Error(reply.error);
+          waiting?.reject(error);
+          started.commits.get(reply.batch)?.reject(error);
+          started.commits.delete(reply.batch);
+        } else {
+          waiting?.resolve({ added: reply.added, updated: reply.updated, binary: reply.binary });
+        }
       }
       holdWhileBusy(started);
     });
@@ -145,16 +168,21 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
   }
 
   return {
-    async documentsUnder(_root, directory) {
-      return database.documentsUnder(directory, sep);
+    async storedFilesUnder(_root, directory) {
+      return new StoredFileCursor(database, directory);
     },
     async indexFiles(root, files) {
       const started = await threadsNow();
       const batch = nextBatch++;
-      const counts = new Promise<BatchCounts>((resolve, reject) => started.batches.set(batch, { resolve, reject }));
+      // A bulk load's batches share a transaction: written is not committed (a later failure rolls them back).
+      const committed = new Promise<void>((resolve, reject) => started.commits.set(batch, { resolve, reject }));
+      committed.catch(() => {}); // a batch that fails also fails its written promise, which the caller awaits first
+      const written = new Promise<WrittenBatch>((resolve, reject) =>
+        started.batches.set(batch, { resolve: (counts) => resolve({ counts, committed }), reject }),
+      );
       holdWhileBusy(started);
       started.preparation.postMessage({ batch, root, files: [...files] } satisfies PreparationRequest);
-      return counts;
+      return written;
     },
     async deleteDocuments(ids) {
       await command({ command: 'delete', ids: [...ids] });
@@ -186,10 +214,7 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       } finally {
         started.preparation.removeAllListeners('exit');
         started.writer.removeAllListeners('exit');
-        const closed = new Error('The index writer is closed.');
-        for (const waiting of [...started.commands.values(), ...started.batches.values()]) waiting.reject(closed);
-        started.commands.clear();
-        started.batches.clear();
+        failWaiting(started, new Error('The index writer is closed.'));
         await Promise.all([started.preparation.terminate(), started.writer.terminate()]);
       }
     },

@@ -24,13 +24,19 @@ export type WriterCommandBody =
 /** A command from the main thread; each gets one reply with its id. */
 export type WriterCommand = { id: number } & WriterCommandBody;
 
-/** What the writing thread tells the main thread: a command's reply, or a batch stored (or failed). */
+/**
+ * What the writing thread tells the main thread: a command's reply; a batch written (or failed), which lets the next
+ * one in; and which written batches a commit made durable, or a rollback lost (a bulk load commits several at once).
+ */
 export type WriterReply =
   | { id: number; result?: unknown; error?: string }
   | { batch: number; added: number; updated: number; binary: number }
-  | { batch: number; error: string };
+  | { batch: number; error: string }
+  | { committed: number[] }
+  | { rolledBack: number[]; error: string };
 
 const { indexFile, preparation } = workerData as WriterWorkerData;
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const database = new IndexDatabase(indexFile);
 const port = parentPort as MessagePort;
 
@@ -48,13 +54,16 @@ const defaultPendingTermBytes = 1024 * 1024;
 let bulk = false;
 /** Bytes of files in the transaction kept open across batches of a bulk load. */
 let openBytes = 0;
+/** The batches written in the open transaction, told to the main thread when it commits or rolls back. */
+let openBatches: number[] = [];
 
 /** Stores a batch: in its own transaction, or during a bulk load in the open one, committed once it is large. */
-function store(documents: readonly (DocumentInput & { size: number })[]): void {
+function store(batch: number, documents: readonly (DocumentInput & { size: number })[]): void {
   if (!bulk) {
     database.transaction(() => {
       for (const document of documents) database.putDocument(document);
     });
+    port.postMessage({ committed: [batch] } satisfies WriterReply);
     return;
   }
   database.beginIfNone();
@@ -66,15 +75,20 @@ function store(documents: readonly (DocumentInput & { size: number })[]): void {
   } catch (error) {
     // The batches of the open transaction are lost with this one; the run fails, and the next one reads them again.
     database.rollbackIfOpen();
+    port.postMessage({ rolledBack: openBatches, error: message(error) } satisfies WriterReply);
     openBytes = 0;
+    openBatches = [];
     throw error;
   }
+  openBatches.push(batch);
   if (openBytes >= bulkTransactionBytes) commitOpen();
 }
 
 function commitOpen(): void {
   database.commitIfOpen();
+  if (openBatches.length > 0) port.postMessage({ committed: openBatches } satisfies WriterReply);
   openBytes = 0;
+  openBatches = [];
 }
 
 /**
@@ -112,8 +126,6 @@ function run(command: WriterCommand): unknown {
   }
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 port.on('message', (command: WriterCommand) => {
   try {
     port.postMessage({ id: command.id, result: run(command) } satisfies WriterReply);
@@ -128,7 +140,7 @@ preparation.on('message', (prepared: PreparedBatch) => {
     return;
   }
   try {
-    store(prepared.documents);
+    store(prepared.batch, prepared.documents);
     const counts = { added: 0, updated: 0, binary: 0 };
     for (const document of prepared.documents) {
       if (!document.text) counts.binary++;

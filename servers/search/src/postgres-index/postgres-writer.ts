@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import type { DocumentWriter, IndexedDocument, StoredFile } from '../local-index/index-writer.js';
+import { storedFileMap } from '../local-index/stored-file-map.js';
 import { cancelOnAbort } from './cancel-on-abort.js';
 import { abandonRebuild, finishRebuild, startRebuild } from './postgres-rebuild.js';
 import { ensureSchema, textSearchConfiguration } from './postgres-schema.js';
@@ -134,7 +135,7 @@ export function postgresWriter(pool: pg.Pool, sources: SourceRoots): PostgresWri
       }
     },
 
-    async documentsUnder(root, directory) {
+    async storedFilesUnder(root, directory) {
       const source = sources.nameOf(root);
       const prefix = sources.relativePath(root, directory);
       const { rows } = await session().query<{ id: string; path: string; size: string; mtime_ms: string }>(
@@ -150,7 +151,7 @@ export function postgresWriter(pool: pg.Pool, sources: SourceRoots): PostgresWri
           mtimeMs: Number(row.mtime_ms),
         });
       }
-      return stored;
+      return storedFileMap(stored);
     },
 
     async writeDocuments(documents: readonly IndexedDocument[]) {

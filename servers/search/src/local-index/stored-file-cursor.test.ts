@@ -1,0 +1,159 @@
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IndexDatabase } from './index-database.js';
+import { LocalIndex } from './local-index.js';
+import { compareCodePoints } from './path-order.js';
+import { StoredFileCursor } from './stored-file-cursor.js';
+
+/** Names whose order differs between JavaScript (UTF-16 code units) and SQLite (UTF-8 bytes). */
+const unusualNames = [
+  '\u{FF21}.md',
+  '\u{1F600}.md',
+  '\u{FF21}/x.md',
+  '\u{1F600}/y.md',
+  'a\u{1F600}/1.md',
+  'a\u{FF21}.md',
+];
+
+describe('StoredFileCursor', () => {
+  const directory = `${sep}docs`;
+  let database: IndexDatabase;
+  const store = (relative: string, path = directory + sep + relative) =>
+    database.putDocument({
+      path,
+      relativePath: relative,
+      size: 1,
+      mtimeMs: 0,
+      title: '',
+      lineCount: 0,
+      text: false,
+      digest: new Uint8Array(),
+      passages: [],
+    });
+  const idOf = (relative: string) => database.documentIdAt(directory + sep + relative);
+
+  beforeEach(() => {
+    database = new IndexDatabase(':memory:');
+  });
+  afterEach(() => database.close());
+
+  it('meets stored files in path order a page at a time and reports those passed over as gone', async () => {
+    const stored = ['a.md', 'b.md', 'c/1.md', 'c/2.md', 'd.md', 'e.md', 'f/g/h.md', '\u{1F600}/z.md', ...unusualNames];
+    for (const relative of stored) store(relative);
+    store('outside.md', `${directory}-2${sep}outside.md`); // a sibling folder named alike: not under the directory
+    const cursor = new StoredFileCursor(database, directory, 2);
+    // In the walk's order (code points, checked against SQLite in file-walker.test.ts); b.md, c/2.md, e.md, the emoji file
+    // and the last file are gone from disk, new.md is new. The walk stops before the last file.
+    const walked = [
+      'a.md',
+      'c/1.md',
+      'd.md',
+      'f/g/h.md',
+      'new.md',
+      ...unusualNames.filter((name) => name !== '\u{1F600}.md'),
+    ];
+    walked.sort(compareCodePoints);
+    for (const relative of walked) {
+      const met = cursor.meet(directory + sep + relative);
+      expect(met?.id, relative).toBe(relative === 'new.md' ? undefined : idOf(relative));
+    }
+    expect(cursor.takeGone(5)).toEqual([]); // fewer than asked for: kept
+    expect(cursor.takeGone()).toEqual(['b.md', 'c/2.md', 'e.md', '\u{1F600}.md'].map(idOf));
+    const rest: number[][] = [];
+    for await (const ids of cursor.rest()) rest.push(ids);
+    expect(rest).toEqual([[idOf('\u{1F600}/z.md')]]);
+  });
+
+  it('never reports as gone a file the run stored after meeting it, nor stops short of rows after a full page', async () => {
+    for (const relative of ['a.md', 'b.md', 'c.md', 'd.md']) store(relative);
+    const cursor = new StoredFileCursor(database, directory, 2);
+    expect(cursor.meet(`${directory}${sep}a.md`)).toBeDefined();
+    expect(cursor.meet(`${directory}${sep}a2.md`)).toBeUndefined();
+    store('a2.md'); // the run stores the new file it met, behind the page held
+    expect(cursor.meet(`${directory}${sep}b.md`)).toBeDefined();
+    expect(cursor.meet(`${directory}${sep}d.md`)).toBeDefined(); // c.md passed over: gone
+    expect(cursor.meet(`${directory}${sep}x.md`)).toBeUndefined(); // the last page was short: the end is reached
+    store('x.md');
+    expect(cursor.meet(`${directory}${sep}y.md`)).toBeUndefined();
+    const rest: number[] = [];
+    for await (const ids of cursor.rest()) rest.push(...ids);
+    expect(rest).toEqual([idOf('c.md')]);
+  });
+
+  it('reports a file stored where the directory now is as gone', async () => {
+    database.putDocument({
+      path: directory,
+      relativePath: 'docs',
+      size: 1,
+      mtimeMs: 0,
+      title: '',
+      lineCount: 0,
+      text: false,
+      digest: new Uint8Array(),
+      passages: [],
+    });
+    const cursor = new StoredFileCursor(database, directory);
+    expect(cursor.takeGone()).toEqual([database.documentIdAt(directory)]);
+  });
+});
+
+describe('re-indexing against the stored files', () => {
+  let base: string;
+  let index: LocalIndex | undefined;
+
+  beforeEach(() => {
+    base = mkdtempSync(join(tmpdir(), 'mcpkit-search-cursor-'));
+    mkdirSync(join(base, 'docs'));
+  });
+  afterEach(async () => {
+    await index?.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  function write(path: string, text: string) {
+    mkdirSync(join(base, 'docs', path, '..'), { recursive: true });
+    writeFileSync(join(base, 'docs', path), text);
+  }
+
+  for (const kind of ['file', 'memory'] as const) {
+    it(`keeps the index equal to the disk through changed, unchanged, deleted and renamed files (${kind})`, async () => {
+      for (let folder = 0; folder < 3; folder++) {
+        for (let file = 0; file < 8; file++) write(`f${folder}/n${file}.md`, `note ${folder} ${file}\n`);
+      }
+      for (const name of unusualNames) write(name, `unusual ${name}\n`);
+      const indexFile = kind === 'file' ? join(base, 'index', 'index.sqlite') : ':memory:';
+      const opened = new LocalIndex({ directories: [join(base, 'docs')], indexFile, batchFiles: 5 });
+      index = opened;
+      const root = opened.directories.roots[0] as string;
+      const stored = () =>
+        (opened.database.connection.prepare('SELECT path FROM documents').pluck().all() as string[])
+          .map((path) => path.slice(root.length + 1))
+          .sort();
+      const [built] = await opened.refreshAll();
+      expect(built).toMatchObject({ added: 30, removed: 0 });
+      // Unchanged, the non-BMP names included (met in the order SQLite sorts them, or they would be dropped here).
+      const [unchanged] = await opened.refreshAll();
+      expect(unchanged).toMatchObject({ scanned: 30, added: 0, updated: 0, removed: 0, unchanged: 30 });
+
+      const later = new Date(Date.now() + 10_000);
+      rmSync(join(root, 'f0', 'n2.md'));
+      write('f1/n3.md', 'changed text\n');
+      utimesSync(join(root, 'f1', 'n3.md'), later, later);
+      renameSync(join(root, 'f1', 'n5.md'), join(root, 'f1', 'renamed.md'));
+      rmSync(join(root, 'f2'), { recursive: true });
+      rmSync(join(root, '\u{1F600}.md'));
+      write('\u{1F600}/new.md', 'new text\n');
+      const [changed] = await opened.refreshAll();
+      expect(changed).toMatchObject({ added: 2, updated: 1, removed: 1 + 1 + 8 + 1 });
+      const onDisk = readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
+        .sort();
+      expect(stored()).toEqual(onDisk);
+      const [again] = await opened.refreshAll();
+      expect(again).toMatchObject({ added: 0, updated: 0, removed: 0, unchanged: onDisk.length });
+    });
+  }
+});

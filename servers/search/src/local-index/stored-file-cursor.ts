@@ -1,0 +1,81 @@
+import { sep } from 'node:path';
+import type { IndexDatabase } from './index-database.js';
+import type { StoredFile, StoredFiles } from './index-writer.js';
+import { compareCodePoints } from './path-order.js';
+
+/** Stored rows read at a time by default: the run's memory for what the index holds, whatever the corpus. */
+const defaultPageRows = 1000;
+
+/**
+ * The files an SQLite index holds under a directory, read a page at a time in path order and merged with the walk,
+ * which goes in the same order (`walkFiles`): a stored file the walk passes without meeting is gone from disk.
+ *
+ * The run stores changed files while this reads, so the rows it reads next could hold the run's own new files. They
+ * never do: a new file is stored only after the walk met it, and by then this has read past it (a page after it is
+ * held, or the end was reached, which stays reached; the next page starts after the page held).
+ */
+export class StoredFileCursor implements StoredFiles {
+  private page: [id: number, path: string, size: number, mtimeMs: number][] = [];
+  private position = 0;
+  /** The next page starts after this path. */
+  private after: string;
+  /** Every path under the directory sorts before this one: the prefix with its separator's successor. */
+  private readonly before: string;
+  private ended = false;
+  private gone: number[] = [];
+
+  constructor(
+    private readonly database: IndexDatabase,
+    directory: string,
+    private readonly pageRows = defaultPageRows,
+  ) {
+    const prefix = directory.endsWith(sep) ? directory : directory + sep;
+    this.after = prefix;
+    this.before = prefix.slice(0, -1) + String.fromCharCode(sep.charCodeAt(0) + 1);
+    // A file stored where the directory is now: the walk never meets it.
+    const atDirectory = directory === prefix ? undefined : database.documentIdAt(directory);
+    if (atDirectory !== undefined) this.gone.push(atDirectory);
+  }
+
+  meet(path: string): StoredFile | undefined {
+    for (let row = this.current(); row; row = this.current()) {
+      const [id, stored, size, mtimeMs] = row;
+      if (stored === path) {
+        this.position++;
+        return { id, size, mtimeMs };
+      }
+      if (compareCodePoints(stored, path) > 0) return undefined;
+      this.gone.push(id);
+      this.position++;
+    }
+    return undefined;
+  }
+
+  takeGone(atLeast = 0): number[] {
+    if (this.gone.length === 0 || this.gone.length < atLeast) return [];
+    const gone = this.gone;
+    this.gone = [];
+    return gone;
+  }
+
+  async *rest(): AsyncGenerator<number[]> {
+    for (let row = this.current(); row; row = this.current()) {
+      this.gone.push(row[0]);
+      this.position++;
+      if (this.gone.length >= this.pageRows) yield this.takeGone();
+    }
+    if (this.gone.length > 0) yield this.takeGone();
+  }
+
+  /** The row the walk has reached, reading the next page when the one held is done. */
+  private current(): [number, string, number, number] | undefined {
+    if (this.position < this.page.length) return this.page[this.position];
+    if (this.ended) return undefined;
+    this.page = this.database.storedFilesBetween(this.after, this.before, this.pageRows);
+    this.position = 0;
+    if (this.page.length < this.pageRows) this.ended = true;
+    const last = this.page.at(-1);
+    if (last) this.after = last[1];
+    return this.page[0];
+  }
+}
