@@ -1,28 +1,44 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { modulesLoadedAnswering } from '../src/testing/modules-loaded.js';
 
 const server = fileURLToPath(new URL('./fixtures/cold-start-server.mjs', import.meta.url));
+const packageDist = fileURLToPath(new URL('../dist/', import.meta.url));
 
 /**
  * What the first tools/list needs none of (ADR 0020): each is loaded by the first request that uses it (the tests of
- * prompts/get, resources/read, rounds and the worker pool run those paths).
+ * prompts/get, resources/read, rounds and the worker pool run those paths). Built-ins and packages by their URL; the
+ * kit's own modules by their source file, read from the source maps of the bundle's files that were loaded.
  */
-const loadedOnFirstUse = [
-  'node:crypto',
-  'node:worker_threads',
-  'node:os',
-  '/dist/rounds/input-rounds.js',
-  '/dist/rounds/round-state.js',
-  '/dist/rounds/digest.js',
-  '/dist/rounds/modern-asks.js',
-  '/dist/get-prompt.js',
-  '/dist/read-resource.js',
-  '/dist/off-thread/compiled-module.js',
-  '/dist/transports/http-endpoint.js',
-  '/dist/auth/resource-server.js',
-  '@modelcontextprotocol/client',
+const loadedOnFirstUse = ['node:crypto', 'node:worker_threads', 'node:os', '@modelcontextprotocol/client'];
+const sourcesLoadedOnFirstUse = [
+  'src/rounds/input-rounds.ts',
+  'src/rounds/round-state.ts',
+  'src/rounds/digest.ts',
+  'src/rounds/modern-asks.ts',
+  'src/get-prompt.ts',
+  'src/read-resource.ts',
+  'src/off-thread/compiled-module.ts',
+  'src/transports/http-endpoint.ts',
+  'src/auth/resource-server.ts',
 ];
+
+/**
+ * The kit's source files (relative to the package) bundled into the loaded files of its `dist/`. A file without a
+ * source map must be only imports and exports (an entry that re-exports its chunks), or this reading would miss code.
+ */
+function kitSources(files: string[]): string[] {
+  return files.flatMap((file) => {
+    if (!existsSync(`${file}.map`)) {
+      const code = readFileSync(file, 'utf8').split('\n');
+      expect(code.filter((line) => line !== '' && !/^(import|export) .*;$/.test(line))).toEqual([]);
+      return [];
+    }
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+    return map.sources.map((source) => fileURLToPath(new URL(source, `file://${file}`)).slice(packageDist.length - 5));
+  });
+}
 
 const initialize = {
   id: 1,
@@ -31,16 +47,26 @@ const initialize = {
 };
 
 describe('cold start of a kit server', () => {
-  it('loads nothing that tools/list does not need before answering it', async () => {
+  it('loads nothing that tools/list does not need before answering it, from a few bundled files', async () => {
     const run = await modulesLoadedAnswering(
       [server],
       [initialize, { method: 'notifications/initialized' }, { id: 2, method: 'tools/list' }],
     );
     expect(run.exit).toBe(0);
     const listing = run.modules;
+    const kitFiles = listing
+      .filter((url) => url.startsWith('file://'))
+      .map((url) => fileURLToPath(url))
+      .filter((path) => path.startsWith(packageDist));
     // The log works: the kit's entry and the SDK's server were seen.
-    expect(listing.some((url) => url.endsWith('/server-kit/dist/index.js'))).toBe(true);
+    expect(kitFiles).toContain(`${packageDist}index.js`);
     expect(listing.some((url) => url.includes('@modelcontextprotocol/server'))).toBe(true);
+    const sources = kitSources(kitFiles);
+    expect(sources).toContain('src/create-server.ts');
+    // The entry is bundled (ADR 0020): a handful of files, not one per module (38 before the bundle).
+    expect(kitFiles.length).toBeLessThanOrEqual(6);
+    expect(sources.length).toBeGreaterThan(20);
     expect(listing.filter((url) => loadedOnFirstUse.some((name) => url.includes(name)))).toEqual([]);
+    expect(sources.filter((source) => sourcesLoadedOnFirstUse.includes(source))).toEqual([]);
   });
 });

@@ -1,0 +1,118 @@
+// The kit's JavaScript build (ADR 0020): every entry of package.json `exports`, and the worker pool's thread entry,
+// bundled together from the TypeScript sources, so that a server's start reads a handful of files instead of ~40
+// modules (Node 20's ESM loader costs about 1 ms of CPU per module) and the entries share one copy of each class
+// (`KitError`, `ToolError`, the session: `instanceof` works across `.`, `./cli`, `./testing`, `./task`). Modules
+// loaded on first use (`import()`) stay chunks of their own. Dependencies and built-ins are never bundled.
+// Declarations come from `tsc -b tsconfig.declarations.json`; `npm run build` runs both.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, RolldownMagicString } from 'rolldown';
+
+const packageRoot = fileURLToPath(new URL('.', import.meta.url));
+const source = (path) => resolve(packageRoot, 'src', path);
+const workerPool = source('off-thread/worker-pool.ts');
+const taskWorker = source('off-thread/task-worker.ts');
+// The other entries' own modules, kept out of the main entry's shared file (a worker thread loads only its own).
+const ownedByOtherEntries = [
+  source('cli/'),
+  source('testing/'),
+  source('task.ts'),
+  source('off-thread/compiled-module.ts'),
+];
+const threadSide = [source('off-thread/task-worker.ts'), source('off-thread/task-protocol.ts')];
+const workerFileReference = "new URL('./task-worker.js', import.meta.url)";
+
+/**
+ * The worker pool names its thread entry relative to its own file (`off-thread/`); in the bundle its code sits in
+ * whichever file the chunking chose, so the reference becomes one to the emitted thread entry, relative to that file.
+ * Fails the build if the line it rewrites has changed.
+ */
+function workerFileUrl() {
+  return {
+    name: 'mcpkit-worker-file-url',
+    transform(code, id) {
+      if (id !== workerPool) return null;
+      const at = code.indexOf(workerFileReference);
+      if (at === -1 || code.indexOf(workerFileReference, at + 1) !== -1) {
+        this.error(`${relative(packageRoot, id)} must name its thread entry exactly once as ${workerFileReference}`);
+      }
+      const reference = this.emitFile({ type: 'chunk', id: taskWorker, name: 'off-thread/task-worker' });
+      const text = new RolldownMagicString(code);
+      text.overwrite(at, at + workerFileReference.length, `new URL(import.meta.ROLLUP_FILE_URL_${reference})`);
+      return { code: text };
+    },
+  };
+}
+
+/**
+ * Writes `dist/bundle-sources.json`: a digest of each source file the bundle was built from (every `.ts` under
+ * `src/` but tests), so that `test/bundle.test.ts` fails on a bundle older than its sources (a `tsc -b` refreshes
+ * only the declarations).
+ */
+function sourcesDigest() {
+  return {
+    name: 'mcpkit-sources-digest',
+    generateBundle() {
+      const files = readdirSync(source(''), { recursive: true })
+        .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+        .sort();
+      const digests = Object.fromEntries(
+        files.map((file) => [
+          file,
+          createHash('sha256')
+            .update(readFileSync(source(file)))
+            .digest('hex'),
+        ]),
+      );
+      this.emitFile({
+        type: 'asset',
+        fileName: 'bundle-sources.json',
+        source: `${JSON.stringify(digests, null, 1)}\n`,
+      });
+    },
+  };
+}
+
+export default defineConfig({
+  input: {
+    index: source('index.ts'),
+    'cli/index': source('cli/index.ts'),
+    'testing/index': source('testing/index.ts'),
+    task: source('task.ts'),
+    'off-thread/compiled-module': source('off-thread/compiled-module.ts'),
+    'off-thread/task-worker': taskWorker,
+  },
+  platform: 'node',
+  // Anything not a file of this package (packages, `node:` built-ins) is imported at run time, as before.
+  external: (id) => !id.startsWith('.') && !isAbsolute(id),
+  transform: { target: 'es2023' },
+  plugins: [workerFileUrl(), sourcesDigest()],
+  output: {
+    dir: 'dist',
+    format: 'esm',
+    sourcemap: true,
+    cleanDir: true,
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+    codeSplitting: {
+      groups: [
+        // What the thread entries and `./task` share with the rest stays small: a worker loads only these.
+        { name: 'errors', test: (id) => id === source('errors.ts'), priority: 3 },
+        { name: 'compile-glob', test: (id) => id.startsWith(source('glob/')), priority: 2 },
+        // The rest that the main entry loads at once (`tools/list` and the call path): one file, not one per module.
+        // `$initial`: modules loaded by `import()` only (the round engine, readers, HTTP endpoint) keep their chunks.
+        {
+          name: 'server',
+          test: (id) =>
+            id.startsWith(source('')) &&
+            !ownedByOtherEntries.some((path) => id.startsWith(path)) &&
+            !threadSide.includes(id),
+          tags: ['$initial'],
+          priority: 1,
+        },
+      ],
+    },
+  },
+});
