@@ -135,7 +135,8 @@ describe.skipIf(postgresBackend.skipReason)('a team index: one indexer and two r
     expect(answers.length).toBeLessThan(1000); // the indexer finished before the deadline
     for (const answer of answers) expect(answer).toMatch(/^1\. handbook\/hr\/vacation-policy\.md/);
     latencies.sort((a, b) => a - b);
-    expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(500);
+    // Room for a loaded machine (3-5 times slower than a quiet one, where two searches take tens of milliseconds).
+    expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(1_500);
   }, 40_000);
 
   it('readers keep answering while `index --rebuild` builds new tables and swaps them in', async () => {
@@ -168,7 +169,8 @@ describe.skipIf(postgresBackend.skipReason)('a team index: one indexer and two r
     expect(answers.length).toBeGreaterThan(2);
     for (const answer of answers) expect(answer).toMatch(/^1\. handbook\/hr\/vacation-policy\.md/);
     latencies.sort((a, b) => a - b);
-    expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(500);
+    // Room for a loaded machine (3-5 times slower than a quiet one, where two searches take tens of milliseconds).
+    expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(1_500);
     // After the swap the readers' role (its SELECT grants carried over) reads the new tables, and the watching
     // indexer writes into them.
     for (const reader of readers) expect((await status(reader)).documents).toBe(before);
