@@ -47,7 +47,7 @@ describe('readConfinedFile', () => {
     await expect(readOpenedFile(directories, join(inside, 'pipe.txt'), 'pipe.txt', limits)).rejects.toThrow(
       /named pipe \(FIFO\)/,
     );
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(5_000); // a read waiting for a writer would never end
   });
 
   it('refuses a file over the cap from its size, before reading any of it', async () => {
@@ -87,7 +87,7 @@ describe('readOpenedFileSync (the indexer worker)', () => {
     expect(() => readOpenedFileSync(directories, join(inside, 'pipe.txt'), 'pipe.txt', limits)).toThrow(
       /named pipe \(FIFO\)/,
     );
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(5_000); // a read waiting for a writer would never end
     truncateSync(join(inside, 'note.txt'), 1024 * 1024 * 1024);
     expect(() => readOpenedFileSync(directories, join(inside, 'note.txt'), 'note.txt', limits)).toThrow(
       'note.txt is over the cap.',
