@@ -8,6 +8,7 @@ import { IndexDatabase } from './index-database.js';
 import type { Indexer, IndexProgress, IndexReport } from './indexer.js';
 import { type SearchPage, type SearchRequest, searchIndex } from './search-query.js';
 import { createSearchWorkers, type SearchWorkers } from './search-workers.js';
+import { settlesWithin } from './settles-within.js';
 import { sqliteWriter } from './sqlite-writer.js';
 import { type ThreadedSqliteWriter, threadedSqliteWriter } from './threaded-sqlite-writer.js';
 
@@ -21,7 +22,14 @@ export interface LocalIndexOptions {
   maxFileSize?: number;
   /** Files per transaction at most (default 2000); smaller keeps a serving process more responsive. */
   batchFiles?: number;
+  /** How long `close` waits for a running refresh, then for the writer's threads (default 5 s each). */
+  closeGraceMs?: number;
+  /** The index file writer's preparing thread module, for tests of a thread stuck in a read. */
+  preparationModule?: URL;
 }
+
+/** `close`'s default wait for a running refresh. */
+const defaultCloseGraceMs = 5000;
 
 /** How long a search waits for files that changed since they were indexed to be indexed again before answering. */
 const changedFileWaitMs = 2000;
@@ -36,6 +44,7 @@ export class LocalIndex implements SearchIndex {
   readonly documentUris = fileUris;
   private searchWorkers: SearchWorkers | undefined;
   private readonly threadedWriter: ThreadedSqliteWriter | undefined;
+  private readonly closeGraceMs: number;
 
   constructor(options: LocalIndexOptions) {
     const directories = AllowedDirectories.of(options.directories);
@@ -50,7 +59,10 @@ export class LocalIndex implements SearchIndex {
             database: this.database,
             roots: directories.roots,
             maxFileSize: options.maxFileSize ?? defaultMaxFileSize,
+            ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
+            ...(options.preparationModule ? { preparationModule: options.preparationModule } : {}),
           });
+    this.closeGraceMs = options.closeGraceMs ?? defaultCloseGraceMs;
     this.indexing = new DirectoryIndexing({
       directories,
       writer: this.threadedWriter ?? sqliteWriter(this.database),
@@ -134,9 +146,15 @@ export class LocalIndex implements SearchIndex {
     return readConfinedFile(this.directories, path, limits);
   }
 
-  /** Stops watching, lets a running refresh stop at its next batch, then closes the database. */
+  /**
+   * Stops watching, lets a running refresh stop at its next batch, then closes the database. A refresh waiting on a
+   * thread stuck in a read (a hung mount) is not waited for past a grace period: the writer's threads are stopped,
+   * which fails what the refresh waits for.
+   */
   async close(): Promise<void> {
-    await Promise.all([this.indexing.close(), this.searchWorkers?.close()]);
+    const indexingClosed = this.indexing.close();
+    if (!(await settlesWithin(indexingClosed, this.closeGraceMs))) await this.threadedWriter?.close();
+    await Promise.all([indexingClosed, this.searchWorkers?.close()]);
     await this.threadedWriter?.close();
     this.database.close();
   }

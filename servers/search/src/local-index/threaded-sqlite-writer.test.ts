@@ -1,4 +1,16 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
@@ -112,3 +124,87 @@ it('puts back the settings that a bulk load which died left in the file (automat
     database.close();
   }
 });
+
+it('refuses writes after close instead of starting its threads again', async () => {
+  const database = new IndexDatabase(join(base, 'index.sqlite'));
+  const writer = threadedSqliteWriter({ database, roots: [join(base, 'docs')], maxFileSize: 1 << 20 });
+  const note = { path: join(base, 'docs', 'note-1.md'), size: 20, mtimeMs: 0, isNew: true };
+  try {
+    await writer.indexFiles(join(base, 'docs'), [note]);
+    await writer.close();
+    // As a search that found a changed file after the server closed would ask.
+    await expect(writer.indexFiles(join(base, 'docs'), [note])).rejects.toThrow('The index writer is closed.');
+    await expect(writer.acquire(() => {})).rejects.toThrow('The index writer is closed.');
+  } finally {
+    await writer.close();
+    database.close();
+  }
+});
+
+/** A FIFO the stuck preparing thread reads from (`test/fixtures/stuck-preparation-worker.mjs`), and its release. */
+function hungMount(): { preparationModule: URL; release(): void } {
+  const fifo = join(base, 'hung');
+  execFileSync('mkfifo', [fifo]);
+  process.env.MCPKIT_TEST_HUNG_FIFO = fifo;
+  return {
+    preparationModule: new URL('../../test/fixtures/stuck-preparation-worker.mjs', import.meta.url),
+    release() {
+      delete process.env.MCPKIT_TEST_HUNG_FIFO;
+      // The stuck thread holds the FIFO open for reading: this write lets its read return, and the thread end.
+      const descriptor = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+      writeSync(descriptor, 'x');
+      closeSync(descriptor);
+    },
+  };
+}
+
+it.skipIf(process.platform === 'win32')(
+  'closes within its grace period while its preparing thread is stuck in a read, failing the batch waiting on it',
+  async () => {
+    const hung = hungMount();
+    const database = new IndexDatabase(join(base, 'index.sqlite'));
+    const writer = threadedSqliteWriter({
+      database,
+      roots: [join(base, 'docs')],
+      maxFileSize: 1 << 20,
+      closeGraceMs: 200,
+      preparationModule: hung.preparationModule,
+    });
+    try {
+      const note = { path: join(base, 'docs', 'note-1.md'), size: 20, mtimeMs: 0, isNew: true };
+      const write = writer.indexFiles(join(base, 'docs'), [note]);
+      write.catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the thread is in its read by now
+      await writer.close();
+      await expect(write).rejects.toThrow('The index writer is closed.');
+    } finally {
+      hung.release();
+      database.close();
+    }
+  },
+);
+
+it.skipIf(process.platform === 'win32')(
+  'closes a local index whose refresh waits on a thread stuck in a read, within the grace periods',
+  async () => {
+    const hung = hungMount();
+    const index = new LocalIndex({
+      directories: [join(base, 'docs')],
+      indexFile: join(base, 'index.sqlite'),
+      closeGraceMs: 200,
+      preparationModule: hung.preparationModule,
+    });
+    try {
+      const refresh = index.refreshAll();
+      refresh.catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const started = performance.now();
+      await index.close();
+      // Two grace periods of 200 ms at most, with wide room for a loaded machine; without them close never returns.
+      expect(performance.now() - started).toBeLessThan(5000);
+      await expect(refresh).rejects.toThrow();
+    } finally {
+      hung.release();
+    }
+  },
+);

@@ -3,6 +3,7 @@ import { compiledModule } from '@mcpkit/server-kit/compiled-module';
 import type { IndexDatabase } from './index-database.js';
 import type { BatchCounts, FileWriter, WrittenBatch } from './index-writer.js';
 import type { PreparationRequest, PreparationWorkerData } from './preparation-worker.js';
+import { settlesWithin } from './settles-within.js';
 import { StoredFileCursor } from './stored-file-cursor.js';
 import type { WriterCommand, WriterCommandBody, WriterReply, WriterWorkerData } from './writer-worker.js';
 
@@ -14,7 +15,17 @@ export interface ThreadedSqliteWriterOptions {
   roots: readonly string[];
   /** Files larger than this many bytes are not read. */
   maxFileSize: number;
+  /**
+   * How long `close` waits for the threads to end (default 5 s): a thread blocked in a read on a hung mount does not
+   * end until the read returns, and is left behind (not keeping the process alive) rather than waited for.
+   */
+  closeGraceMs?: number;
+  /** The preparing thread's module; the package's own unless a test needs a thread stuck in a read. */
+  preparationModule?: URL;
 }
+
+/** `close`'s default wait for the threads to end. */
+const defaultCloseGraceMs = 5000;
 
 /** An SQLite writer whose reading and writing run on two worker threads; `close` stops them. */
 export interface ThreadedSqliteWriter extends FileWriter {
@@ -52,6 +63,9 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
   let current: Threads | undefined;
   let nextId = 0;
   let nextBatch = 0;
+  /** Set by `close`: a write after it is refused instead of starting threads again. */
+  let closed = false;
+  const closeGraceMs = options.closeGraceMs ?? defaultCloseGraceMs;
 
   const pendingCount = (started: Threads) => started.commands.size + started.batches.size;
   /** Fails every reply still awaited from `started`'s threads. */
@@ -76,7 +90,8 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
     const channel = new MessageChannel();
     const resourceLimits = heapLimits(options.maxFileSize);
     // Both found before either thread starts: a missing one must not leave the other running.
-    const preparationModule = compiledModule(new URL('./preparation-worker.js', import.meta.url));
+    const preparationModule =
+      options.preparationModule ?? compiledModule(new URL('./preparation-worker.js', import.meta.url));
     const writerModule = compiledModule(new URL('./writer-worker.js', import.meta.url));
     const preparationData: PreparationWorkerData = {
       roots: [...options.roots],
@@ -147,6 +162,8 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
   }
 
   function threadsNow(): Promise<Threads> {
+    // A search finding a changed file after close would re-index it: refused, no thread started.
+    if (closed) return Promise.reject(new Error('The index writer is closed.'));
     // A start that fails (a module missing) is tried again by the next write.
     threads ??= start().catch((error: unknown) => {
       threads = undefined;
@@ -188,6 +205,7 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       await command({ command: 'delete', ids: [...ids] });
     },
     async acquire() {
+      if (closed) throw new Error('The index writer is closed.');
       return async () => {};
     },
     async startBulkLoad() {
@@ -203,6 +221,7 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       await command({ command: 'checkpoint' });
     },
     async close() {
+      closed = true;
       const starting = threads;
       threads = undefined;
       current = undefined;
@@ -210,12 +229,17 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       const started = await starting?.catch(() => undefined);
       if (!started) return;
       try {
-        await send(started, { command: 'close' });
+        // The writing thread commits and closes the file; a thread that does not answer in time is stopped anyway.
+        await settlesWithin(send(started, { command: 'close' }), closeGraceMs);
       } finally {
         started.preparation.removeAllListeners('exit');
         started.writer.removeAllListeners('exit');
+        // What still waits (a batch the preparing thread never finished reading) fails, so the run waiting on it ends.
         failWaiting(started, new Error('The index writer is closed.'));
-        await Promise.all([started.preparation.terminate(), started.writer.terminate()]);
+        const threads = [started.preparation, started.writer];
+        for (const worker of threads) worker.unref();
+        // A thread blocked in a system call ends only when the call returns: waited for no longer than the grace.
+        await settlesWithin(Promise.all(threads.map((worker) => worker.terminate())), closeGraceMs);
       }
     },
   };
