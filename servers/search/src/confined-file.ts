@@ -77,50 +77,70 @@ function openFailed(directories: AllowedDirectories, requested: string, error: u
   return new ToolError(`${requested} could not be opened (${code ?? String(error)}).`);
 }
 
-/** The allowed directory holding what the descriptor refers to; refuses a descriptor that points outside. */
-async function verifyDescriptor(
+/** What a descriptor really is, by its own real path (`/proc/self/fd`); refused when it points outside. */
+function confinedByDescriptor(directories: AllowedDirectories, descriptor: number, requested: string) {
+  const target = readlinkSync(`/proc/self/fd/${descriptor}`);
+  const root = directories.rootOf(target);
+  if (!root) throw outside(directories, requested);
+  return { path: target, root };
+}
+
+/**
+ * Without `/proc`: the path opened must still resolve inside (`real`, '' when it did not resolve), to the very inode the
+ * descriptor holds (`now` is what `real` is now).
+ */
+function confinedByPath(
   directories: AllowedDirectories,
-  handle: FileHandle,
-  opened: string,
   requested: string,
   stats: Stats,
-): Promise<{ path: string; root: string }> {
-  if (descriptorPaths) {
-    const target = readlinkSync(`/proc/self/fd/${handle.fd}`);
-    const root = directories.rootOf(target);
-    if (!root) throw outside(directories, requested);
-    return { path: target, root };
-  }
-  // Elsewhere: the path opened must still resolve inside, to the very inode the descriptor holds.
-  const real = await realpath(opened).catch(() => '');
+  real: string,
+  now: Stats | undefined,
+) {
   const root = directories.rootOf(real);
-  const now = root ? await lstat(real).catch(() => undefined) : undefined;
   if (!root || !now || now.ino !== stats.ino || now.dev !== stats.dev) throw outside(directories, requested);
   return { path: real, root };
 }
 
 /**
- * Reads at most `maxBytes + 1` bytes from an open descriptor, so a file that grew after its size was checked (or
- * that reports no size, as /proc files do) never costs more than the cap; more than `maxBytes` is refused.
+ * One descriptor read to a hard byte limit, whichever way the reads are made: at most `maxBytes + 1` bytes are read, so
+ * a file that grew after its size was checked (or that reports no size, as /proc files do) never costs more than the
+ * cap; more than `maxBytes` is refused.
  */
-async function readCapped(handle: FileHandle, expected: number, requested: string, limits: ReadLimits) {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let filled = true;
-  for (;;) {
-    limits.signal?.throwIfAborted();
-    const room = limits.maxBytes + 1 - total;
+class CappedRead {
+  private readonly chunks: Buffer[] = [];
+  /** Bytes read so far: the position of the next read. */
+  total = 0;
+  private filled = true;
+
+  constructor(
+    private readonly expected: number,
+    private readonly requested: string,
+    private readonly limits: Omit<ReadLimits, 'signal'>,
+  ) {}
+
+  /** The buffer the next read fills. */
+  nextBuffer(): Buffer {
+    const room = this.limits.maxBytes + 1 - this.total;
     // The first read asks for one byte more than fstat said, to see the end; later ones only for a file that grew
     // (a probe after a short read, a chunk after a full one).
-    const chunk = Buffer.allocUnsafe(Math.min(room, total === 0 ? expected + 1 : filled ? chunkBytes : probeBytes));
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
-    if (bytesRead === 0) break;
-    filled = bytesRead === chunk.length;
-    chunks.push(filled ? chunk : chunk.subarray(0, bytesRead));
-    total += bytesRead;
-    if (total > limits.maxBytes) throw new ToolError(limits.tooLarge(requested));
+    const wanted = this.total === 0 ? this.expected + 1 : this.filled ? chunkBytes : probeBytes;
+    return Buffer.allocUnsafe(Math.min(room, wanted));
   }
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+
+  /** Takes what a read into `buffer` returned; false at the end of the file. Throws past the cap. */
+  took(buffer: Buffer, bytesRead: number): boolean {
+    if (bytesRead === 0) return false;
+    this.filled = bytesRead === buffer.length;
+    this.chunks.push(this.filled ? buffer : buffer.subarray(0, bytesRead));
+    this.total += bytesRead;
+    if (this.total > this.limits.maxBytes) throw new ToolError(this.limits.tooLarge(this.requested));
+    return true;
+  }
+
+  /** Every byte read. */
+  get bytes(): Buffer {
+    return this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.total);
+  }
 }
 
 /**
@@ -143,9 +163,22 @@ export async function readOpenedFile(
   try {
     const stats = await handle.stat();
     assertRegular(requested, stats);
-    const confined = await verifyDescriptor(directories, handle, path, requested, stats);
+    let confined: { path: string; root: string };
+    if (descriptorPaths) confined = confinedByDescriptor(directories, handle.fd, requested);
+    else {
+      const real = await realpath(path).catch(() => '');
+      const now = real ? await lstat(real).catch(() => undefined) : undefined;
+      confined = confinedByPath(directories, requested, stats, real, now);
+    }
     if (stats.size > limits.maxBytes) throw new ToolError(limits.tooLarge(requested));
-    return { ...confined, bytes: await readCapped(handle, stats.size, requested, limits) };
+    const reading = new CappedRead(stats.size, requested, limits);
+    for (;;) {
+      limits.signal?.throwIfAborted();
+      const buffer = reading.nextBuffer();
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, reading.total);
+      if (!reading.took(buffer, bytesRead)) break;
+    }
+    return { ...confined, bytes: reading.bytes };
   } finally {
     await handle.close();
   }
@@ -170,37 +203,23 @@ export function readOpenedFileSync(
   try {
     const stats = fstatSync(descriptor);
     assertRegular(requested, stats);
-    let real: string;
-    if (descriptorPaths) real = readlinkSync(`/proc/self/fd/${descriptor}`);
+    let confined: { path: string; root: string };
+    if (descriptorPaths) confined = confinedByDescriptor(directories, descriptor, requested);
     else {
-      // Elsewhere: the path opened must still resolve inside, to the very inode the descriptor holds.
-      real = (() => {
-        try {
-          return realpathSync(path);
-        } catch {
-          return '';
-        }
-      })();
+      let real = '';
+      try {
+        real = realpathSync(path);
+      } catch {}
       const now = real ? lstatSync(real, { throwIfNoEntry: false }) : undefined;
-      if (!now || now.ino !== stats.ino || now.dev !== stats.dev) throw outside(directories, requested);
+      confined = confinedByPath(directories, requested, stats, real, now);
     }
-    const root = directories.rootOf(real);
-    if (!root) throw outside(directories, requested);
     if (stats.size > limits.maxBytes) throw new ToolError(limits.tooLarge(requested));
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let filled = true;
+    const reading = new CappedRead(stats.size, requested, limits);
     for (;;) {
-      const room = limits.maxBytes + 1 - total;
-      const chunk = Buffer.allocUnsafe(Math.min(room, total === 0 ? stats.size + 1 : filled ? chunkBytes : probeBytes));
-      const bytesRead = readSync(descriptor, chunk, 0, chunk.length, total);
-      if (bytesRead === 0) break;
-      filled = bytesRead === chunk.length;
-      chunks.push(filled ? chunk : chunk.subarray(0, bytesRead));
-      total += bytesRead;
-      if (total > limits.maxBytes) throw new ToolError(limits.tooLarge(requested));
+      const buffer = reading.nextBuffer();
+      if (!reading.took(buffer, readSync(descriptor, buffer, 0, buffer.length, reading.total))) break;
     }
-    return { path: real, root, bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total) };
+    return { ...confined, bytes: reading.bytes };
   } finally {
     closeSync(descriptor);
   }
