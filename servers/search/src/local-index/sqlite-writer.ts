@@ -1,10 +1,27 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { type BulkLoadStep, endBulkLoad } from './bulk-load-end.js';
 import type { IndexDatabase } from './index-database.js';
 import type { DocumentWriter } from './index-writer.js';
 import { StoredFileCursor } from './stored-file-cursor.js';
 
 /** A batch's writes yield to the event loop after this long, so requests keep flowing during a large batch. */
 const sliceMs = 20;
+
+/** Runs a step of a bulk load's end on this thread's connection; true when a merge or release has more to do. */
+function runStep(database: IndexDatabase, step: BulkLoadStep): boolean {
+  switch (step.command) {
+    case 'automerge':
+      database.setAutomerge(step.enabled);
+      return false;
+    case 'merge':
+      return database.mergeStep();
+    case 'release':
+      return database.releaseFreePages();
+    case 'checkpoint':
+      database.checkpoint();
+      return false;
+  }
+}
 
 /** The indexer's writes to an SQLite index file; one process writes it, so `acquire` never waits. */
 export function sqliteWriter(database: IndexDatabase): DocumentWriter {
@@ -27,12 +44,11 @@ export function sqliteWriter(database: IndexDatabase): DocumentWriter {
       database.setAutomerge(false);
     },
     async finishBulkLoad(keepGoing) {
-      // With automatic merging back on, later writes merge what a cancelled run leaves.
-      database.setAutomerge(true);
-      while (keepGoing() && database.mergeStep()) await yieldToEventLoop();
-      // The pages the merges freed go back in steps too (a merged index would otherwise keep a tenth of its size free).
-      while (keepGoing() && database.releaseFreePages()) await yieldToEventLoop();
-      database.checkpoint();
+      await endBulkLoad(async (step) => {
+        const more = runStep(database, step);
+        await yieldToEventLoop();
+        return more;
+      }, keepGoing);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { compiledModule } from '@mcpkit/server-kit/compiled-module';
+import { endBulkLoad } from './bulk-load-end.js';
 import type { IndexDatabase } from './index-database.js';
 import type { BatchCounts, FileWriter, WrittenBatch } from './index-writer.js';
 import type { PreparationRequest, PreparationWorkerData } from './preparation-worker.js';
@@ -212,13 +213,8 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       await command({ command: 'automerge', enabled: false });
     },
     async finishBulkLoad(keepGoing) {
-      // With automatic merging back on, later writes merge what a cancelled run leaves.
-      await command({ command: 'automerge', enabled: true });
-      // One step per message: a cancel stops the merge within a step (about 2,000 pages).
-      while (keepGoing() && (await command({ command: 'merge' }))) {}
-      // The pages the merges freed go back in steps too (a merged index would otherwise keep a tenth of its size free).
-      while (keepGoing() && (await command({ command: 'release' }))) {}
-      await command({ command: 'checkpoint' });
+      // One step per message to the writing thread.
+      await endBulkLoad(command, keepGoing);
     },
     async close() {
       closed = true;

@@ -2,6 +2,7 @@
 // preparing thread sends (a transaction each, or one across batches during a bulk load; FTS5 tokenizing included) and runs the main thread's commands, so a
 // serving process's event loop never runs an insert or a merge, and reading the next batch overlaps this one's writes.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import type { BulkLoadStep } from './bulk-load-end.js';
 import { type DocumentInput, IndexDatabase } from './index-database.js';
 import type { PreparedBatch } from './preparation-worker.js';
 
@@ -13,13 +14,7 @@ export interface WriterWorkerData {
 }
 
 /** What the main thread asks of the writing thread. */
-export type WriterCommandBody =
-  | { command: 'delete'; ids: number[] }
-  | { command: 'automerge'; enabled: boolean }
-  | { command: 'merge' }
-  | { command: 'release' }
-  | { command: 'checkpoint' }
-  | { command: 'close' };
+export type WriterCommandBody = { command: 'delete'; ids: number[] } | BulkLoadStep | { command: 'close' };
 
 /** A command from the main thread; each gets one reply with its id. */
 export type WriterCommand = { id: number } & WriterCommandBody;
