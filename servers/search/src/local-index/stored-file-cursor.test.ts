@@ -83,17 +83,7 @@ describe('StoredFileCursor', () => {
   });
 
   it('reports a file stored where the directory now is as gone', async () => {
-    database.putDocument({
-      path: directory,
-      relativePath: 'docs',
-      size: 1,
-      mtimeMs: 0,
-      title: '',
-      lineCount: 0,
-      text: false,
-      digest: new Uint8Array(),
-      passages: [],
-    });
+    store('docs', directory);
     const cursor = new StoredFileCursor(database, directory);
     expect(cursor.takeGone()).toEqual([database.documentIdAt(directory)]);
   });
