@@ -40,9 +40,9 @@ it('a hostile path_glob neither holds the event loop nor errors: parentheses are
     expect(result.isError).toBeFalsy();
     expect(resultText(result)).toMatch(/^No results for "fox"/);
   }
-  // Few probes fit in so short a run: each must be quick; a loaded machine gets some slack over 200 ms.
+  // Few probes fit in so short a run: a held loop delays most of them, so it shows in the median.
   expect(median(latencies)).toBeLessThan(200);
-  expect(Math.max(0, ...latencies)).toBeLessThan(1000);
+  expect(Math.max(0, ...latencies)).toBeLessThan(2_500); // one slow probe on a loaded machine is not a held loop
   const ordinary = await client.callTool('search', { query: 'fox', path_glob: 'a*.md' });
   expect((ordinary.structuredContent as { results: unknown[] }).results).toHaveLength(4);
   const tooLong = await client.callTool('search', { query: 'fox', path_glob: `${'*a'.repeat(200)}` });

@@ -44,7 +44,7 @@ describe('special files', () => {
       expect(message).toMatch(/Refused: .*pipe-\d\.md is a named pipe \(FIFO\), not a regular file/);
     }
     expect(median(latencies)).toBeLessThan(200);
-    expect(Math.max(0, ...latencies)).toBeLessThan(1000);
+    expect(Math.max(0, ...latencies)).toBeLessThan(2_500); // one slow probe on a loaded machine is not a held loop
     const document = await client.callTool('get_document', { path: 'pipe-0.md' });
     expect(document.isError).toBe(true);
     expect(resultText(document)).toMatch(/pipe-0\.md is a named pipe \(FIFO\)/);
@@ -70,7 +70,8 @@ describe('special files', () => {
       });
       const finished = await Promise.race([
         refreshed.then(() => true),
-        new Promise((resolve) => setTimeout(() => resolve(false), 5000)),
+        // A read waiting for a writer never ends; the refresh itself takes well under a second on a quiet machine.
+        new Promise((resolve) => setTimeout(() => resolve(false), 15_000)),
       ]);
       expect(swapped).toBe(true);
       expect(finished).toBe(true);
@@ -81,18 +82,22 @@ describe('special files', () => {
 
   it('reads a window of a file of 15 million empty lines without holding the loop', async () => {
     writeFileSync(join(base, 'docs', 'lines.md'), Buffer.alloc(15 * 1024 * 1024, 10));
+    const started = performance.now();
     const { outcome, latencies } = await probeWhile(
       client,
       client.callTool('get_document', { path: 'lines.md', offset: 1000, limit: 2 }),
     );
+    const duration = performance.now() - started;
     expect(outcome.status).toBe('fulfilled');
     const text = resultText((outcome as PromiseFulfilledResult<Awaited<ReturnType<TestClient['callTool']>>>).value);
     expect(text).toMatch(
       /lines\.md \(lines 1000-1001 of 15728641\)\n1000 {2}\n1001 {2}\n\[Lines 1000-1001 of 15728641/,
     );
     expect(median(latencies)).toBeLessThan(200);
-    // Splitting it whole held the loop for over a second; the sliced scan yields every 10 ms.
-    expect(Math.max(0, ...latencies)).toBeLessThan(500);
+    // Splitting it whole held the loop for 0.5-1.7 s here, nearly all of the call: one probe waited for most of it.
+    // The sliced scan yields every 10 ms, so no probe waits for more than a small part of the call, however slow a
+    // loaded machine makes both (the file cannot grow for a wider margin: get_document reads at most 16 MB).
+    expect(Math.max(0, ...latencies)).toBeLessThan(duration / 2);
   }, 20_000);
 
   it('refuses a huge sparse file by its size before reading it: memory does not jump', async () => {
