@@ -83,6 +83,7 @@ it('a query that matches every passage of a large index leaves the server answer
 }, 60_000);
 
 it('a cancelled query stops using CPU at once', async () => {
+  const milliseconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
   const controller = new AbortController();
   let settled = false;
   const busyFrom = process.cpuUsage();
@@ -94,24 +95,29 @@ it('a cancelled query stops using CPU at once', async () => {
     .finally(() => {
       settled = true;
     });
-  const abortDue = performance.now() + 150;
-  await new Promise((resolve) => setTimeout(resolve, 150));
-  const busy = process.cpuUsage(busyFrom);
-  // Positive control: the query was still running, and using CPU, when the cancel came.
+  // The cancel comes once the query has used 100 ms of CPU (about a fifth of it here): work, which a loaded machine
+  // stretches in time but does not shrink, where a fixed wait could find it barely started. A check every 10 ms
+  // measures how late the event loop runs: a held loop would deliver the cancel late.
+  let worstLate = 0;
+  while (!settled && milliseconds(process.cpuUsage(busyFrom)) < 100) {
+    const due = performance.now() + 10;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    worstLate = Math.max(worstLate, performance.now() - due);
+  }
+  // Positive control: the query was still running, and had used CPU, when the cancel came.
   expect(settled).toBe(false);
   controller.abort();
-  // A held event loop delivers the cancel late; then the CPU of the whole process (the worker's thread included)
-  // must go quiet within 200 ms.
-  const abortLate = performance.now() - abortDue;
   await call;
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // A ping answered after the cancel was sent means the server has taken the cancel in (messages arrive in order), so
+  // the window below starts at once rather than after a wait a loaded machine could outlast. Then the CPU of the
+  // whole process (the worker's thread included) must stay quiet: the query needs about 500 ms of CPU in all here,
+  // so left running it would use most of the 400 ms measured.
+  await running.client.client.ping();
   const quietFrom = process.cpuUsage();
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await new Promise((resolve) => setTimeout(resolve, 400));
   const quiet = process.cpuUsage(quietFrom);
-  expect(abortLate).toBeLessThan(200);
-  const milliseconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
-  expect(milliseconds(quiet)).toBeLessThan(50);
-  expect(milliseconds(busy)).toBeGreaterThan(2 * milliseconds(quiet));
+  expect(worstLate).toBeLessThan(1_000);
+  expect(milliseconds(quiet)).toBeLessThan(150);
 }, 30_000);
 
 it('a prefix that stands for too much of the index is refused before SQLite expands it', async () => {
