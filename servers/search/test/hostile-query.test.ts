@@ -125,7 +125,8 @@ it('a prefix that stands for too much of the index is refused before SQLite expa
   const result = await running.client.callTool('search', { query: 'w*' });
   expect(result.isError).toBe(true);
   expect(resultText(result)).toMatch(/^The prefix w\* in "w\*" stands for too many indexed words \(more than 200,000/);
-  expect(performance.now() - started).toBeLessThan(2_000);
+  // About 200 ms here, quiet or at load 6 (expanding it fully would make the search succeed, failing above).
+  expect(performance.now() - started).toBeLessThan(5_000);
   const narrow = await running.client.callTool('search', { query: 'w1x*' });
   expect(narrow.isError, resultText(narrow)).toBeFalsy();
 }, 30_000);
