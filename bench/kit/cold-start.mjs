@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// Cold start of kit servers next to bare SDK servers listing the same tools (issue 21: at most 1.10x): a fresh process
+// per sample, spawn to the answer of the first tools/list (initialize and initialized sent as raw JSON lines,
+// 2025-11-25), the server's CPU time read from /proc at that answer. Three pairs: the kit's echo server against the
+// raw SDK's (this bench's servers/), mcpkit-search and mcpkit-database each against
+// bench/filesystem/bare-sdk-server.mjs given its own tools/list. Every server of every pair runs once per round, in a
+// rotating order, after one warm-up round. `--build NAME=DIR` (repeatable) adds the same servers from another build
+// laid out like the workspace (DIR/bench/kit/kit-server.mjs, DIR/servers/<name>/bin/..., those present), e.g. a copy
+// of an earlier build with its own node_modules links, measured in the same rounds.
+//   node bench/kit/cold-start.mjs [--rounds N] [--build NAME=DIR]... [--only echo,search,database]
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { cpuMilliseconds, median } from '../measures.mjs';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '20' },
+    build: { type: 'string', multiple: true, default: [] },
+    only: { type: 'string', default: 'echo,search,database' },
+  },
+});
+const rounds = Number(values.rounds);
+const only = new Set(values.only.split(','));
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bareSdkServer = join(root, 'bench/filesystem/bare-sdk-server.mjs');
+
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cold-start', version: '1' } },
+};
+const lines = [
+  initialize,
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+]
+  .map((message) => `${JSON.stringify(message)}\n`)
+  .join('');
+
+/** Spawns `node ...args`, sends the handshake and tools/list at once, resolves at the list's answer. */
+function coldStartOnce(args) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    let stdout = '';
+    let done = false;
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (!done) reject(new Error(`${args.join(' ')} exited with ${code} before answering tools/list`));
+    });
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk.toString('utf8');
+      let end = stdout.indexOf('\n');
+      while (end !== -1 && !done) {
+        const message = JSON.parse(stdout.slice(0, end));
+        stdout = stdout.slice(end + 1);
+        end = stdout.indexOf('\n');
+        if (message.id !== 2) continue;
+        const ms = performance.now() - started;
+        const cpuMs = cpuMilliseconds(child.pid);
+        done = true;
+        child.stdin.end();
+        child.once('exit', () => resolve({ ms, cpuMs, tools: message.result.tools }));
+        setTimeout(() => child.kill(), 5000).unref();
+      }
+    });
+    child.stdin.write(lines);
+  });
+}
+
+const workspace = mkdtempSync(join(tmpdir(), 'kit-cold-start-'));
+const corpus = join(workspace, 'docs');
+mkdirSync(corpus);
+for (let file = 0; file < 20; file += 1) writeFileSync(join(corpus, `note-${file}.md`), `# Note ${file}\n\nText.\n`);
+const sqliteFile = join(workspace, 'shop.sqlite');
+const database = new Database(sqliteFile);
+database.exec('CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO items (name) VALUES (1), (2);');
+database.close();
+
+/** The servers of each pair as built in `base` (the workspace, or a copy of an earlier build). */
+function builds(base, label) {
+  const search = join(base, 'servers/search/bin/mcpkit-search.js');
+  const databaseBin = join(base, 'servers/database/bin/mcpkit-database.js');
+  const kitEcho =
+    base === root ? join(root, 'bench/kit/servers/kit-server.mjs') : join(base, 'bench/kit/kit-server.mjs');
+  return [
+    { pair: 'echo', name: `kit echo${label}`, args: [kitEcho] },
+    {
+      pair: 'search',
+      name: `mcpkit-search${label}`,
+      args: [
+        search,
+        '--index-file',
+        join(workspace, `index${label ? '-before' : ''}.sqlite`),
+        '--no-watch',
+        '--log-level',
+        'error',
+        corpus,
+      ],
+    },
+    { pair: 'database', name: `mcpkit-database${label}`, args: [databaseBin, sqliteFile, '--log-level', 'emergency'] },
+  ].filter((server) => existsSync(server.args[0]));
+}
+
+try {
+  const kits = [
+    ...builds(root, ''),
+    ...values.build.flatMap((build) => {
+      const [name, directory] = build.split('=');
+      return builds(directory, ` (${name})`);
+    }),
+  ];
+  // Each bare SDK server lists exactly what its kit server lists: its tools, read from one start of the kit server.
+  const servers = [
+    { pair: 'echo', name: 'raw SDK echo', args: [join(root, 'bench/kit/servers/sdk-server.mjs')], floor: true },
+  ];
+  for (const pair of ['search', 'database']) {
+    const kit = kits.find((server) => server.pair === pair);
+    if (!kit || !only.has(pair)) continue;
+    const toolsFile = join(workspace, `${pair}-tools.json`);
+    writeFileSync(toolsFile, JSON.stringify((await coldStartOnce(kit.args)).tools));
+    servers.push({ pair, name: `bare SDK, ${pair}'s tools`, args: [bareSdkServer, toolsFile], floor: true });
+  }
+  servers.push(...kits);
+  const measured = servers.filter((server) => only.has(server.pair));
+  const samples = measured.map(() => ({ ms: [], cpuMs: [] }));
+  const loadAtStart = loadavg()[0];
+  for (let round = -1; round < rounds; round += 1) {
+    for (let step = 0; step < measured.length; step += 1) {
+      const index = (step + Math.max(round, 0)) % measured.length;
+      const sample = await coldStartOnce(measured[index].args);
+      if (round < 0) continue;
+      samples[index].ms.push(sample.ms);
+      if (sample.cpuMs !== undefined) samples[index].cpuMs.push(sample.cpuMs);
+    }
+  }
+  const loadAtEnd = loadavg()[0];
+  console.log(`| server | wall (ms) | / bare SDK | server CPU (ms) | / bare SDK |`);
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  for (const pair of ['echo', 'search', 'database']) {
+    const floorIndex = measured.findIndex((server) => server.pair === pair && server.floor);
+    if (floorIndex === -1) continue;
+    const floorMs = median(samples[floorIndex].ms);
+    const floorCpu = median(samples[floorIndex].cpuMs);
+    measured.forEach((server, index) => {
+      if (server.pair !== pair) return;
+      const ms = median(samples[index].ms);
+      const cpu = median(samples[index].cpuMs);
+      console.log(
+        `| ${server.name} | ${ms.toFixed(1)} | ${(ms / floorMs).toFixed(2)}x | ${cpu} | ${(cpu / floorCpu).toFixed(2)}x |`,
+      );
+    });
+  }
+  console.log(
+    `\n${rounds} rounds, rotating order, medians; Node ${process.version}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end (2 cores).`,
+  );
+} finally {
+  rmSync(workspace, { recursive: true, force: true });
+}
