@@ -13,6 +13,7 @@ function heldWriter() {
     acquire: async () => async () => {},
     startBulkLoad: async () => {},
     finishBulkLoad: async () => {},
+    abandonStuckBatches: () => {},
     indexFiles: (_root, files) =>
       new Promise<WrittenBatch>((resolve) => {
         const counts = { added: files.length, updated: 0, binary: 0 };

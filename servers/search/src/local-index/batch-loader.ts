@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ChangedFile } from './document-preparation.js';
-import type { BatchCounts, IndexedDocument, IndexWriter } from './index-writer.js';
+import type { BatchCounts, FileWriter, IndexedDocument, IndexWriter } from './index-writer.js';
 
 /** How the changed files of a run are cut into batches and stored. */
 export interface BatchLoaderOptions {
@@ -84,7 +84,7 @@ export class BatchLoader {
   }
 
   private async settle(stopped: { error: unknown } | undefined): Promise<void> {
-    const settled = await Promise.allSettled(this.inFlight.splice(0));
+    const settled = await this.waitFor(this.inFlight.splice(0), stopped !== undefined);
     if (stopped) throw stopped.error;
     const failed = settled.find((outcome) => outcome.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
@@ -127,7 +127,27 @@ export class BatchLoader {
     // Awaited when the window is full or in `finish`; a failure is not left unhandled meanwhile.
     written.catch(() => {});
     this.inFlight.push(written);
-    if (this.inFlight.length >= batchesInFlight) await this.inFlight.shift();
+    if (this.inFlight.length >= batchesInFlight) {
+      const [oldest] = await this.waitFor([this.inFlight.shift() as Promise<void>], false);
+      if (oldest?.status === 'rejected') throw oldest.reason;
+    }
+  }
+
+  /**
+   * Waits for batches in flight. Once the run is stopped (`stopped`, or its signal aborts meanwhile) not for good: the
+   * writer gives up on batches still unwritten after its grace period (a thread stuck in a read on a hung mount).
+   */
+  private waitFor(batches: Promise<void>[], stopped: boolean): Promise<PromiseSettledResult<void>[]> {
+    const waiting = Promise.allSettled(batches);
+    const { writer, signal } = this.options;
+    if (!writer.indexFiles || batches.length === 0) return waiting;
+    const giveUp = () => (writer as FileWriter).abandonStuckBatches();
+    if (stopped || signal?.aborted) giveUp();
+    else if (signal) {
+      signal.addEventListener('abort', giveUp, { once: true });
+      void waiting.finally(() => signal.removeEventListener('abort', giveUp));
+    }
+    return waiting;
   }
 
   private storedBatch(files: number, counts: BatchCounts): void {

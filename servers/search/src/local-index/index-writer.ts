@@ -81,6 +81,12 @@ export interface FileWriter extends WriterOfIndex {
    * batch may be handed over before the one before it is written: batches are written in order.
    */
   indexFiles(root: string, files: readonly ChangedFile[]): Promise<WrittenBatch>;
+  /**
+   * The run stopped (cancelled or failed) and waits for its batches in flight: those still not written after a grace
+   * period are failed and the threads stopped (a thread stuck in a read on a hung mount would hold the run, and every
+   * run queued after it, for good). The next write starts new threads.
+   */
+  abandonStuckBatches(): void;
 }
 
 /** Where the indexer writes: an SQLite file, an SQLite index in memory, or a PostgreSQL database. */

@@ -208,3 +208,31 @@ it.skipIf(process.platform === 'win32')(
     }
   },
 );
+
+it.skipIf(process.platform === 'win32')(
+  'ends a cancelled refresh whose batch waits on a thread stuck in a read, after the grace period',
+  async () => {
+    const hung = hungMount();
+    const index = new LocalIndex({
+      directories: [join(base, 'docs')],
+      indexFile: join(base, 'index.sqlite'),
+      closeGraceMs: 200,
+      preparationModule: hung.preparationModule,
+    });
+    try {
+      const controller = new AbortController();
+      const refresh = index.refreshAll({ signal: controller.signal });
+      refresh.catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const started = performance.now();
+      controller.abort();
+      // Without the grace period the run waits for the stuck batch for good, and so would every run queued after it.
+      await expect(refresh).rejects.toThrow();
+      expect(performance.now() - started).toBeLessThan(5000);
+      await expect(index.indexer.idle()).resolves.toBeUndefined();
+    } finally {
+      hung.release();
+      await index.close();
+    }
+  },
+);

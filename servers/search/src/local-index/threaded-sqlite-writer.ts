@@ -17,8 +17,9 @@ export interface ThreadedSqliteWriterOptions {
   /** Files larger than this many bytes are not read. */
   maxFileSize: number;
   /**
-   * How long `close` waits for the threads to end (default 5 s): a thread blocked in a read on a hung mount does not
-   * end until the read returns, and is left behind (not keeping the process alive) rather than waited for.
+   * How long `close`, and a run that stopped, wait for the threads to finish (default 5 s): a thread blocked in a read
+   * on a hung mount does not end until the read returns, and is left behind (not keeping the process alive) rather than
+   * waited for.
    */
   closeGraceMs?: number;
   /** The preparing thread's module; the package's own unless a test needs a thread stuck in a read. */
@@ -86,6 +87,20 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
     }
   };
 
+  /** Fails what waits on `started`'s threads and stops them; the next write starts new ones. */
+  function stopThreads(started: Threads, error: Error): void {
+    failWaiting(started, error);
+    if (current === started) {
+      current = undefined;
+      threads = undefined;
+    }
+    for (const worker of [started.preparation, started.writer]) {
+      // A thread blocked in a system call ends only when the call returns: it must not keep the process alive.
+      worker.unref();
+      void worker.terminate();
+    }
+  }
+
   async function start(): Promise<Threads> {
     const { MessageChannel, Worker } = await import('node:worker_threads');
     const channel = new MessageChannel();
@@ -114,16 +129,6 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       commands: new Map(),
       batches: new Map(),
       commits: new Map(),
-    };
-    const failAll = (error: Error) => {
-      failWaiting(started, error);
-      // The next write starts new threads.
-      if (current === started) {
-        current = undefined;
-        threads = undefined;
-      }
-      void started.preparation.terminate();
-      void started.writer.terminate();
     };
     current = started;
     started.writer.on('message', (reply: WriterReply) => {
@@ -155,8 +160,12 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       holdWhileBusy(started);
     });
     for (const worker of [started.preparation, started.writer]) {
-      worker.on('error', (error) => failAll(new Error(`The index writer's thread failed: ${error.message}`)));
-      worker.on('exit', (code) => failAll(new Error(`The index writer's thread stopped (exit code ${code}).`)));
+      worker.on('error', (error) =>
+        stopThreads(started, new Error(`The index writer's thread failed: ${error.message}`)),
+      );
+      worker.on('exit', (code) =>
+        stopThreads(started, new Error(`The index writer's thread stopped (exit code ${code}).`)),
+      );
     }
     holdWhileBusy(started);
     return started;
@@ -201,6 +210,22 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       holdWhileBusy(started);
       started.preparation.postMessage({ batch, root, files: [...files] } satisfies PreparationRequest);
       return written;
+    },
+    abandonStuckBatches() {
+      const started = current;
+      const unwritten = started ? [...started.batches.keys()] : [];
+      if (!started || unwritten.length === 0) return;
+      // Only these batches: a later run's own batches may be under way when the grace period ends.
+      setTimeout(() => {
+        if (current !== started || !unwritten.some((batch) => started.batches.has(batch))) return;
+        const seconds = closeGraceMs / 1000;
+        stopThreads(
+          started,
+          new Error(
+            `The index writer's threads did not finish a batch within ${seconds} s of the run stopping (a read stuck on a hung mount?); they were stopped.`,
+          ),
+        );
+      }, closeGraceMs).unref();
     },
     async deleteDocuments(ids) {
       await command({ command: 'delete', ids: [...ids] });
