@@ -11,8 +11,8 @@ const defaultPageRows = 1000;
  * which goes in the same order (`walkFiles`): a stored file the walk passes without meeting is gone from disk.
  *
  * The run stores changed files while this reads, so the rows it reads next could hold the run's own new files. They
- * never do: a new file is stored only after the walk met it, and by then this has read past it (a page after it is
- * held, or the end was reached, which stays reached; the next page starts after the page held).
+ * never do: a new file is stored only after the walk met it, and by then this has read past it (it holds a stored row
+ * after it, or found the end, which stays found), and every later page starts after the last row read.
  */
 export class StoredFileCursor implements StoredFiles {
   private page: [id: number, path: string, size: number, mtimeMs: number][] = [];
