@@ -175,7 +175,9 @@ describe('text extraction of hostile HTML', () => {
       const started = performance.now();
       const tail = opener === '<script></script' ? 'x'.repeat(megabyte / 2) : '';
       extractText('hostile.html', Buffer.from(opener.repeat(megabyte / opener.length / 2) + tail));
-      expect(performance.now() - started, opener).toBeLessThan(1000);
+      // Tens of milliseconds here; a quadratic or backtracking scan of a megabyte takes minutes, so 5 s spares a
+      // loaded machine without letting one through.
+      expect(performance.now() - started, opener).toBeLessThan(5000);
     }
   });
 });
