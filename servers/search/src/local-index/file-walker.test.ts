@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { AllowedDirectories } from '../allowed-directories.js';
-import { walkFiles } from './file-walker.js';
+import { walkFiles, walkFolders } from './file-walker.js';
 
 let base: string;
 
@@ -62,3 +62,28 @@ it('walks in the order SQLite sorts the paths, characters above U+FFFF included'
   expect(walked).toHaveLength(7);
   expect(walked).toEqual(sorted);
 });
+
+// Linux takes any bytes in a name; a file system that refuses names that are not UTF-8 (macOS) has no such aliases.
+it.runIf(process.platform === 'linux')(
+  'walks a path once when names that are not UTF-8 read as it (aliases at every level multiplied the walk)',
+  async () => {
+    // Each level: a real folder named U+FFFD and three folders whose one-byte names (not UTF-8) read as U+FFFD too, so
+    // each names the real one; a file aliased the same way beside the leaf. Walked per entry: 4 x 4 x 4 leaves.
+    let folder = base;
+    for (let level = 0; level < 3; level++) {
+      for (const byte of [0x80, 0x81, 0xff]) mkdirSync(Buffer.concat([Buffer.from(`${folder}/`), Buffer.from([byte])]));
+      folder = join(folder, '\u{FFFD}');
+      mkdirSync(folder);
+    }
+    writeFileSync(join(folder, '\u{FFFD}.md'), 'text\n');
+    writeFileSync(Buffer.concat([Buffer.from(`${folder}/`), Buffer.from([0xfe]), Buffer.from('.md')]), 'alias\n');
+    const root = new AllowedDirectories([base]).roots[0] as string;
+    const walked: string[] = [];
+    for await (const files of walkFiles(root, root, { maxFileSize: 1024 }))
+      walked.push(...files.map((file) => relative(root, file.path)));
+    expect(walked).toEqual([join('\u{FFFD}', '\u{FFFD}', '\u{FFFD}', '\u{FFFD}.md')]);
+    const folders: string[] = [];
+    for await (const path of walkFolders(root, root)) folders.push(path);
+    expect(folders).toHaveLength(4);
+  },
+);

@@ -112,8 +112,14 @@ async function* walk(
     sortByCodePoints(keyed);
     const ordered: Pending[] = [];
     let run: string[] = [];
-    for (const { entry } of keyed) {
+    let previousKey: string | undefined;
+    for (const { entry, key } of keyed) {
       if (timeToShare()) await shareTheLoop();
+      // Names that are not UTF-8 read as U+FFFD: several entries (and a real name holding U+FFFD) become one path, which
+      // names at most the real one. Walked per entry, a folder of such aliases in each folder multiplied the walk at
+      // every level (and the index read the same file again and again); the same path is walked once.
+      if (key === previousKey) continue;
+      previousKey = key;
       const child = prefix + entry.name;
       if (entry.isDirectory()) {
         if (alwaysSkipped.has(entry.name) || isIgnored(stack, child, true)) continue;
