@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
@@ -92,5 +92,41 @@ it.runIf(process.platform === 'linux')(
     const folders: string[] = [];
     for await (const path of walkFolders(root, root)) folders.push(path);
     expect(folders).toHaveLength(4);
+  },
+);
+
+// Linux: names that are not UTF-8, and /proc/self/fd (elsewhere the walk checks a folder just before listing it, and
+// a parent swapped after that check is followed).
+it.runIf(process.platform === 'linux')(
+  'never lists a folder through a link: one in its place under a name that is not UTF-8, or a parent swapped mid-walk',
+  async () => {
+    mkdirSync(join(base, 'served', 'b', 'c'), { recursive: true });
+    mkdirSync(join(base, 'outside', 'c'), { recursive: true });
+    writeFileSync(join(base, 'outside', 'secret.md'), 'secret\n');
+    writeFileSync(join(base, 'outside', 'c', 'secret.md'), 'secret\n');
+    writeFileSync(join(base, 'served', 'b', 'a.md'), 'text\n');
+    writeFileSync(join(base, 'served', 'b', 'c', 'kept.md'), 'text\n');
+    const root = new AllowedDirectories([join(base, 'served')]).roots[0] as string;
+    const outside = new AllowedDirectories([join(base, 'outside')]).roots[0] as string;
+    // A link named U+FFFD to the outside, and a folder whose name (one byte, not UTF-8) reads as the link's.
+    symlinkSync(outside, join(root, '\u{FFFD}'));
+    try {
+      mkdirSync(Buffer.concat([Buffer.from(`${root}/`), Buffer.from([0xff])]));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EILSEQ') throw error; // refused here (ZFS utf8only): no alias
+    }
+    const walked: string[] = [];
+    let swapped = false;
+    for await (const files of walkFiles(root, root, { maxFileSize: 1024 })) {
+      walked.push(...files.map((file) => file.path));
+      // Once b/a.md is walked (b listed, b/c still to list), b becomes a link to the outside, which holds a c too.
+      if (!swapped && walked.includes(join(root, 'b', 'a.md'))) {
+        swapped = true;
+        renameSync(join(root, 'b'), join(base, 'b-moved'));
+        symlinkSync(outside, join(root, 'b'));
+      }
+    }
+    expect(swapped).toBe(true);
+    expect(walked).toEqual([join(root, 'b', 'a.md')]);
   },
 );

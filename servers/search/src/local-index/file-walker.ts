@@ -1,7 +1,7 @@
-import type { Dirent } from 'node:fs';
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { readFolderEntries } from './folder-entries.js';
 import { type IgnoreFile, isIgnored, maxRulesInForce, readIgnoreFile, rulesInForce } from './ignore-rules.js';
 import { sortByCodePoints } from './path-order.js';
 import { hasBinaryExtension } from './text-extraction.js';
@@ -92,12 +92,9 @@ async function* walk(
     const { path, stack: parentStack } = next;
     // Synchronous calls on purpose: on a local disk they are over twice as fast as the promise API (no thread pool
     // hop per file), and one folder's worth blocks the event loop for well under a millisecond per hundred files.
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(path, { withFileTypes: true });
-    } catch {
-      continue; // unreadable or vanished folders are skipped, not fatal
-    }
+    // Listed through a descriptor that is this very folder: never through a link out of the directories.
+    const entries = readFolderEntries(path);
+    if (!entries) continue; // unreadable, vanished or swapped folders are skipped, not fatal
     yield { kind: 'folder', path };
     const own = entries.some((entry) => entry.name === '.gitignore')
       ? readIgnoreFile(path, maxRulesInForce - rulesInForce(parentStack), options.onNote)
