@@ -6,18 +6,20 @@
 // Declarations come from `tsc -b tsconfig.declarations.json`; `npm run build` runs both.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, RolldownMagicString } from 'rolldown';
 
 const packageRoot = fileURLToPath(new URL('.', import.meta.url));
 const source = (path) => resolve(packageRoot, 'src', path);
+/** A folder of src/ as a prefix of module ids (with its separator, so `cli/` does not take `client-session.ts`). */
+const folder = (path) => `${resolve(packageRoot, 'src', path)}${sep}`;
 const workerPool = source('off-thread/worker-pool.ts');
 const taskWorker = source('off-thread/task-worker.ts');
 // The other entries' own modules, kept out of the main entry's shared file (a worker thread loads only its own).
 const ownedByOtherEntries = [
-  source('cli/'),
-  source('testing/'),
+  folder('cli'),
+  folder('testing'),
   source('task.ts'),
   source('off-thread/compiled-module.ts'),
 ];
@@ -100,13 +102,13 @@ export default defineConfig({
       groups: [
         // What the thread entries and `./task` share with the rest stays small: a worker loads only these.
         { name: 'errors', test: (id) => id === source('errors.ts'), priority: 3 },
-        { name: 'compile-glob', test: (id) => id.startsWith(source('glob/')), priority: 2 },
+        { name: 'compile-glob', test: (id) => id.startsWith(folder('glob')), priority: 2 },
         // The rest that the main entry loads at once (`tools/list` and the call path): one file, not one per module.
         // `$initial`: modules loaded by `import()` only (the round engine, readers, HTTP endpoint) keep their chunks.
         {
           name: 'server',
           test: (id) =>
-            id.startsWith(source('')) &&
+            id.startsWith(folder('')) &&
             !ownedByOtherEntries.some((path) => id.startsWith(path)) &&
             !threadSide.includes(id),
           tags: ['$initial'],
