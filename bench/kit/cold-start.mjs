@@ -5,7 +5,7 @@
 // raw SDK's (this bench's servers/), mcpkit-search and mcpkit-database each against
 // bench/filesystem/bare-sdk-server.mjs given its own tools/list. Every server of every pair runs once per round, in a
 // rotating order, after one warm-up round. `--build NAME=DIR` (repeatable) adds the same servers from another build
-// laid out like the workspace (DIR/bench/kit/kit-server.mjs, DIR/servers/<name>/bin/..., those present), e.g. a copy
+// laid out like the workspace (DIR/bench/kit/servers/kit-server.mjs, DIR/servers/<name>/bin/..., those present), e.g. a copy
 // of an earlier build with its own node_modules links, measured in the same rounds.
 //   node bench/kit/cold-start.mjs [--rounds N] [--build NAME=DIR]... [--only echo,search,database]
 import { spawn } from 'node:child_process';
@@ -83,12 +83,11 @@ const database = new Database(sqliteFile);
 database.exec('CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO items (name) VALUES (1), (2);');
 database.close();
 
-/** The servers of each pair as built in `base` (the workspace, or a copy of an earlier build). */
-function builds(base, label) {
+/** The servers of each pair as built in `base` (the workspace, or a copy of an earlier build); `index` names its own index file. */
+function builds(base, label, index) {
   const search = join(base, 'servers/search/bin/mcpkit-search.js');
   const databaseBin = join(base, 'servers/database/bin/mcpkit-database.js');
-  const kitEcho =
-    base === root ? join(root, 'bench/kit/servers/kit-server.mjs') : join(base, 'bench/kit/kit-server.mjs');
+  const kitEcho = join(base, 'bench/kit/servers/kit-server.mjs');
   return [
     { pair: 'echo', name: `kit echo${label}`, args: [kitEcho] },
     {
@@ -97,7 +96,7 @@ function builds(base, label) {
       args: [
         search,
         '--index-file',
-        join(workspace, `index${label ? '-before' : ''}.sqlite`),
+        join(workspace, `index-${index}.sqlite`),
         '--no-watch',
         '--log-level',
         'error',
@@ -110,10 +109,10 @@ function builds(base, label) {
 
 try {
   const kits = [
-    ...builds(root, ''),
-    ...values.build.flatMap((build) => {
+    ...builds(root, '', 0),
+    ...values.build.flatMap((build, position) => {
       const [name, directory] = build.split('=');
-      return builds(directory, ` (${name})`);
+      return builds(directory, ` (${name})`, position + 1);
     }),
   ];
   // Each bare SDK server lists exactly what its kit server lists: its tools, read from one start of the kit server.
