@@ -2,6 +2,7 @@ import type { AllowedDirectories } from '../allowed-directories.js';
 import { watchDirectories } from './file-watcher.js';
 import type { IndexWriter } from './index-writer.js';
 import { Indexer, type IndexProgress, type IndexReport } from './indexer.js';
+import { settlesWithin } from './settles-within.js';
 
 /** Files larger than this many bytes are skipped unless the options say otherwise: 1 MiB. */
 export const defaultMaxFileSize = 1024 * 1024;
@@ -67,13 +68,8 @@ export class DirectoryIndexing {
 
   /** Waits up to `timeoutMs` for the first refresh; resolves true when it has finished. */
   async whenReady(timeoutMs: number): Promise<boolean> {
-    if (this.ready) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
-    });
-    await Promise.race([this.initial, timedOut]);
-    clearTimeout(timer);
+    if (this.ready || this.initial === undefined) return true;
+    await settlesWithin(this.initial, timeoutMs);
     return this.ready;
   }
 

@@ -118,12 +118,7 @@ export class LocalIndex implements SearchIndex {
       () => true,
       () => false,
     );
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), changedFileWaitMs);
-    });
-    const again = await Promise.race([refreshed, late]);
-    clearTimeout(timer);
+    const again = (await settlesWithin(refreshed, changedFileWaitMs)) && (await refreshed);
     return again ? this.searchOnce(request, options) : page;
   }
 
