@@ -49,6 +49,34 @@ describe('createWorkerPool', () => {
     }
   });
 
+  it('fails a run, and leaves the process alive, when a worker cannot be started', async () => {
+    // A fresh copy whose threads are not loaded: the first run starts the first worker in the loading callback, where
+    // a throw (the thread entry missing from the build) was an unhandled rejection that ended the server.
+    vi.resetModules();
+    vi.doMock('./compiled-module.js', async (importOriginal) => {
+      const original = await importOriginal<typeof import('./compiled-module.js')>();
+      return {
+        compiledModule: (module: URL) => {
+          if (module.href.endsWith('/task-worker.js')) throw new Error('no thread entry in this build');
+          return original.compiledModule(module);
+        },
+      };
+    });
+    try {
+      const fresh = await import('./worker-pool.js');
+      const single = fresh.createWorkerPool({ size: 1 });
+      try {
+        await expect(single.run(task('double'), 1, { timeoutMs: 10_000 })).rejects.toThrow('no thread entry');
+        await expect(single.run(task('double'), 1, { timeoutMs: 10_000 })).rejects.toThrow('no thread entry');
+      } finally {
+        await single.close();
+      }
+    } finally {
+      vi.doUnmock('./compiled-module.js');
+      vi.resetModules();
+    }
+  });
+
   it('runs a task off the main thread and returns its output', async () => {
     await expect(pool.run(task('double'), 21, { timeoutMs: 5_000 })).resolves.toBe(42);
     await expect(pool.run(task('later'), 'done', { timeoutMs: 5_000 })).resolves.toBe('done');

@@ -132,7 +132,15 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   function dispatch(job: Job): void {
     const loaded = threads as Threads;
     size ??= Math.max(2, Math.min(4, loaded.availableParallelism()));
-    const slot = slots.find((candidate) => !candidate.job) ?? (slots.length < size ? startWorker(loaded) : undefined);
+    let slot: Slot | undefined;
+    try {
+      slot = slots.find((candidate) => !candidate.job) ?? (slots.length < size ? startWorker(loaded) : undefined);
+    } catch (error) {
+      // A worker that cannot start (its entry missing from the build) fails this run, not the process: dispatch also
+      // runs in the threads' loading callback and in worker events, where a throw would end the server.
+      job.fail(error as Error);
+      return;
+    }
     if (!slot) {
       waiting.push(job);
       return;
