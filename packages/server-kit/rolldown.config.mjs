@@ -6,14 +6,16 @@
 // Declarations come from `tsc -b tsconfig.declarations.json`; `npm run build` runs both.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, RolldownMagicString } from 'rolldown';
+import { defineConfig, RolldownMagicString, VERSION } from 'rolldown';
 
 const packageRoot = fileURLToPath(new URL('.', import.meta.url));
 const source = (path) => resolve(packageRoot, 'src', path);
 /** A folder of src/ as a prefix of module ids (with its separator, so `cli/` does not take `client-session.ts`). */
 const folder = (path) => `${resolve(packageRoot, 'src', path)}${sep}`;
+/** The TypeScript configuration the transform reads (`verbatimModuleSyntax`, `useDefineForClassFields` change output). */
+const typescriptConfig = resolve(packageRoot, 'tsconfig.json');
 const workerPool = source('off-thread/worker-pool.ts');
 const taskWorker = source('off-thread/task-worker.ts');
 // The other entries' own modules, kept out of the main entry's shared file (a worker thread loads only its own).
@@ -48,30 +50,42 @@ function workerFileUrl() {
   };
 }
 
+/** A tsconfig file and the files it extends (by relative path: the workspace's base). */
+function typescriptConfigChain(path) {
+  const { extends: base } = JSON.parse(readFileSync(path, 'utf8'));
+  return [path, ...(typeof base === 'string' ? typescriptConfigChain(resolve(dirname(path), base)) : [])];
+}
+
 /**
- * Writes `dist/bundle-sources.json`: a digest of each source file the bundle was built from (every `.ts` under
- * `src/` but tests), so that `test/bundle.test.ts` fails on a bundle older than its sources (a `tsc -b` refreshes
- * only the declarations).
+ * What the bundle is built from, by path relative to the package, each with a digest: every `.ts` under `src/` but
+ * tests, this file, the TypeScript configuration the transform reads (and what it extends), and rolldown's version.
+ * The build writes it to `dist/bundle-sources.json` and `test/bundle.test.ts` compares it with this function's answer
+ * now, so that tests fail on a bundle older than any of them (a `tsc -b` refreshes only the declarations, and a
+ * single test file run does not rebuild).
  */
+export function bundleSources() {
+  const paths = [
+    ...readdirSync(source(''), { recursive: true })
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+      .map((file) => source(file)),
+    fileURLToPath(import.meta.url),
+    ...typescriptConfigChain(typescriptConfig),
+  ];
+  const digests = paths
+    .map((path) => [relative(packageRoot, path), createHash('sha256').update(readFileSync(path)).digest('hex')])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { rolldown: VERSION, files: Object.fromEntries(digests) };
+}
+
+/** Writes {@link bundleSources} as `dist/bundle-sources.json`. */
 function sourcesDigest() {
   return {
     name: 'mcpkit-sources-digest',
     generateBundle() {
-      const files = readdirSync(source(''), { recursive: true })
-        .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
-        .sort();
-      const digests = Object.fromEntries(
-        files.map((file) => [
-          file,
-          createHash('sha256')
-            .update(readFileSync(source(file)))
-            .digest('hex'),
-        ]),
-      );
       this.emitFile({
         type: 'asset',
         fileName: 'bundle-sources.json',
-        source: `${JSON.stringify(digests, null, 1)}\n`,
+        source: `${JSON.stringify(bundleSources(), null, 1)}\n`,
       });
     },
   };
@@ -87,6 +101,7 @@ export default defineConfig({
     'off-thread/task-worker': taskWorker,
   },
   platform: 'node',
+  tsconfig: typescriptConfig,
   // Anything not a file of this package (packages, `node:` built-ins) is imported at run time, as before.
   external: (id) => !id.startsWith('.') && !isAbsolute(id),
   transform: { target: 'es2023' },
