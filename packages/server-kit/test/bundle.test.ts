@@ -1,34 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { currentBundleSources, expectFreshBundle } from './support/fresh-bundle.js';
 
 const packageRoot = new URL('../', import.meta.url);
 const packageJson = JSON.parse(readFileSync(new URL('package.json', packageRoot), 'utf8')) as {
   exports: Record<string, { types: string; default: string }>;
 };
 
-interface BundleSources {
-  rolldown: string;
-  files: Record<string, string>;
-}
-
-/** What the bundle would be built from now: the config's own listing (src, the config, tsconfig, rolldown). */
-async function currentSources(): Promise<BundleSources> {
-  const config = (await import(new URL('rolldown.config.mjs', packageRoot).href)) as {
-    bundleSources(): BundleSources;
-  };
-  return config.bundleSources();
-}
-
 describe('the bundled build (ADR 0020)', () => {
   it('was built from the sources, bundler config and rolldown as they are now (run `npm run build` in packages/server-kit)', async () => {
-    const built = JSON.parse(readFileSync(new URL('dist/bundle-sources.json', packageRoot), 'utf8')) as BundleSources;
-    const current = await currentSources();
     // The listing covers what it should: the sources, the config itself and the TypeScript configuration.
-    expect(Object.keys(current.files)).toEqual(
+    const current = Object.keys((await currentBundleSources()).files);
+    expect(current).toEqual(
       expect.arrayContaining(['src/index.ts', 'src/off-thread/task-worker.ts', 'rolldown.config.mjs', 'tsconfig.json']),
     );
-    expect(Object.keys(current.files).some((path) => path.endsWith('/tsconfig.base.json'))).toBe(true);
-    expect(built).toEqual(current);
+    expect(current.some((path) => path.endsWith('/tsconfig.base.json'))).toBe(true);
+    expect(current.some((path) => path.endsWith('.test.ts'))).toBe(false);
+    await expectFreshBundle();
   });
 
   it('gives every entry the same class or function for a name exported by several entries', async () => {

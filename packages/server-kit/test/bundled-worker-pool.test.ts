@@ -1,6 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resultText, spawnTestClient } from '../src/testing/index.js';
+import { expectFreshBundle } from './support/fresh-bundle.js';
+
+// This file runs the bundle in dist/: it fails at once, saying so, on a bundle older than the kit's files.
+beforeAll(expectFreshBundle);
 
 const server = fileURLToPath(new URL('./fixtures/off-thread-server.mjs', import.meta.url));
 

@@ -1,7 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { modulesLoadedAnswering } from '../src/testing/modules-loaded.js';
+import { expectFreshBundle } from './support/fresh-bundle.js';
+
+// This file runs the bundle in dist/: it fails at once, saying so, on a bundle older than the kit's files.
+beforeAll(expectFreshBundle);
 
 const server = fileURLToPath(new URL('./fixtures/cold-start-server.mjs', import.meta.url));
 const packageDist = fileURLToPath(new URL('../dist/', import.meta.url));

@@ -3,7 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReverseProxy, reverseProxyKind, startReverseProxy } from '../../../scripts/tools/nginx-proxy.mjs';
+import { expectFreshBundle } from './support/fresh-bundle.js';
 import { type Answer, modernCall as modernCallDirect } from './support/modern-call.js';
+
+// This file runs the bundle in dist/: it fails at once, saying so, on a bundle older than the kit's files.
+beforeAll(expectFreshBundle);
 
 // Issue 15: in the 2026-07-28 era no request depends on memory of an earlier one in the same process, so two
 // instances of one server behind an ordinary round-robin reverse proxy serve one client correctly, including a call

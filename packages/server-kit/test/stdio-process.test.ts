@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/create-server.js';
 import { defineTool } from '../src/define-tool.js';
 import { resultText, spawnTestClient, transportsUnderTest } from '../src/testing/index.js';
 import { fixtureServer, initialize, startFixture } from './support/child-process.js';
+import { expectFreshBundle } from './support/fresh-bundle.js';
+
+// This file runs the bundle in dist/: it fails at once, saying so, on a bundle older than the kit's files.
+beforeAll(expectFreshBundle);
 
 describe('serveStdio in a real child process', () => {
   it('writes nothing but JSON-RPC to stdout, even when dependencies use the console', async () => {

@@ -1,7 +1,11 @@
 import { getEventListeners } from 'node:events';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { expectFreshBundle } from '../../test/support/fresh-bundle.js';
 import { ToolError } from '../errors.js';
 import { createWorkerPool, type OffThreadTask } from './worker-pool.js';
+
+// This file runs the bundle in dist/: it fails at once, saying so, on a bundle older than the kit's files.
+beforeAll(expectFreshBundle);
 
 const tasks = new URL('../../test/fixtures/off-thread-tasks.mjs', import.meta.url);
 const task = (name: string): OffThreadTask => ({ module: tasks, name });
