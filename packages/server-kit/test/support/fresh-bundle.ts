@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 const packageRoot = new URL('../../', import.meta.url);
 
@@ -16,9 +16,15 @@ export async function currentBundleSources(): Promise<BundleSources> {
   return config.bundleSources();
 }
 
+const rebuild = '`npx turbo run build --filter=@mcpkit/server-kit` (or `npm run build` in packages/server-kit)';
+
 /** What the bundle in dist/ was built from, as the build wrote it. */
 function builtBundleSources(): BundleSources {
-  return JSON.parse(readFileSync(new URL('dist/bundle-sources.json', packageRoot), 'utf8')) as BundleSources;
+  const written = new URL('dist/bundle-sources.json', packageRoot);
+  if (!existsSync(written)) throw new Error(`packages/server-kit/dist has no bundle: run ${rebuild} first.`);
+  const built = JSON.parse(readFileSync(written, 'utf8')) as Partial<BundleSources>;
+  // A build from before the listing had its config and rolldown's version wrote only the sources' digests.
+  return { rolldown: built.rolldown ?? 'unknown', files: built.files ?? {} };
 }
 
 /**
@@ -34,8 +40,7 @@ export async function expectFreshBundle(): Promise<void> {
   if (built.rolldown !== current.rolldown) changed.push(`rolldown ${built.rolldown} -> ${current.rolldown}`);
   if (changed.length > 0) {
     throw new Error(
-      `packages/server-kit/dist was bundled from other files than these (${changed.join(', ')}): run ` +
-        '`npx turbo run build --filter=@mcpkit/server-kit` (or `npm run build` in packages/server-kit) first.',
+      `packages/server-kit/dist was bundled from other files than these (${changed.join(', ')}): run ${rebuild} first.`,
     );
   }
 }
