@@ -1,0 +1,17 @@
+/** One `new URL('./file.js', import.meta.url)` of a package's sources or bundle, and whether its file is in dist/. */
+export interface FileReference {
+  source: string;
+  target: string;
+  exists: boolean;
+}
+
+/** The source files (relative to the package: `src/server.ts`) bundled into `files`, read from their source maps. */
+export function bundledSources(packageRoot: string, files: string[]): string[];
+/** Every `new URL('./file.js', import.meta.url)` of the package's sources (tests aside) and bundle. */
+export function fileReferences(packageRoot: string): FileReference[];
+/** The files of `packageRoot/dist/` among the module URLs a run loaded. */
+export function distFiles(packageRoot: string, moduleUrls: string[]): string[];
+/** Code for `modulesLoadedAnswering`'s `preload` that marks the answer to request `id` on stderr. */
+export function answerMarker(id: number): string;
+/** The module URLs logged on `stderr` before the server wrote its answer to the request `id`. */
+export function modulesLoadedBefore(stderr: string, id: number): string[];

@@ -1,0 +1,56 @@
+import { fileURLToPath } from 'node:url';
+import { modulesLoadedAnswering } from '@mcpkit/server-kit/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  answerMarker,
+  bundledSources,
+  distFiles,
+  fileReferences,
+  modulesLoadedBefore,
+} from '../../../scripts/tools/server-bundle-checks.mjs';
+import { binPath, makeFixture } from './fixtures.js';
+
+const packageRoot = fileURLToPath(new URL('../', import.meta.url));
+
+const handshake = [
+  {
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bundle-test', version: '1' } },
+  },
+  { method: 'notifications/initialized' },
+  { id: 2, method: 'tools/list' },
+];
+
+describe('the bundled build (ADR 0021)', () => {
+  const fixture = makeFixture();
+  afterAll(() => fixture.cleanup());
+
+  it('has the worker process entry the SQLite engine forks where the bundle and src/ name it', () => {
+    const references = fileReferences(packageRoot);
+    expect(references.filter((reference) => !reference.exists)).toEqual([]);
+    // Named once in src/ (the engine) and once in the bundle (the chunk that holds the engine's code).
+    expect(references.map((reference) => reference.target)).toEqual([
+      'dist/engines/sqlite/sqlite-process.js',
+      'dist/engines/sqlite/sqlite-process.js',
+    ]);
+    expect(references.filter((reference) => reference.source.startsWith('dist/chunks/'))).toHaveLength(1);
+  });
+
+  it('answers tools/list from the bin after reading a few bundled files', async () => {
+    const run = await modulesLoadedAnswering([binPath, fixture.file], handshake, { preload: answerMarker(2) });
+    expect(run.exit).toBe(0);
+    // The first worker process loads its channel (`import()`, a chunk and its facade, named after the module); its
+    // timer can fire before the answer on a loaded machine, so those files do not count.
+    const files = distFiles(packageRoot, modulesLoadedBefore(run.stderr, 2)).filter(
+      (file) => !/\/chunks\/worker-channel-[^/]+\.js$/.test(file),
+    );
+    const sources = bundledSources(packageRoot, files);
+    // The log works: the tools and the SQLite engine were loaded, from the bundle.
+    expect(sources).toEqual(
+      expect.arrayContaining(['src/main.ts', 'src/tools/query.ts', 'src/engines/sqlite/sqlite-engine.ts']),
+    );
+    // main, server, what the start shares with the worker processes, the engine and its facade: 22 files before.
+    expect(files.length).toBeLessThanOrEqual(5);
+  });
+});

@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { modulesLoadedAnswering } from '@mcpkit/server-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  answerMarker,
+  bundledSources,
+  distFiles,
+  fileReferences,
+  modulesLoadedBefore,
+} from '../../../scripts/tools/server-bundle-checks.mjs';
+
+// These tests read the built bundle: `pnpm build` (or turbo) first.
+const packageRoot = fileURLToPath(new URL('../', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/mcpkit-search.js', import.meta.url));
+const corpus = fileURLToPath(new URL('./fixtures/company/', import.meta.url));
+
+const handshake = [
+  {
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bundle-test', version: '1' } },
+  },
+  { method: 'notifications/initialized' },
+  { id: 2, method: 'tools/list' },
+];
+
+let workspace: string;
+beforeAll(async () => {
+  workspace = await mkdtemp(join(tmpdir(), 'mcpkit-search-bundle-'));
+});
+afterAll(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+describe('the bundled build (ADR 0021)', () => {
+  it('has every worker thread and task module where the bundle and src/ name it', () => {
+    const references = fileReferences(packageRoot);
+    expect(references.filter((reference) => !reference.exists)).toEqual([]);
+    // Each named by its module in src/, and again by the bundle's file that holds that module's code.
+    expect([...new Set(references.map((reference) => reference.target))].sort()).toEqual([
+      'dist/fetch/html-to-markdown-task.js',
+      'dist/local-index/preparation-worker.js',
+      'dist/local-index/search-task.js',
+      'dist/local-index/writer-worker.js',
+    ]);
+    expect(references.filter((reference) => reference.source.startsWith('dist/'))).toHaveLength(4);
+  });
+
+  it('answers tools/list from the bin after reading a few bundled files', async () => {
+    const run = await modulesLoadedAnswering(
+      [bin, '--index-file', join(workspace, 'index.sqlite'), '--no-watch', corpus],
+      handshake,
+      { preload: answerMarker(2) },
+    );
+    expect(run.exit).toBe(0);
+    const files = distFiles(packageRoot, modulesLoadedBefore(run.stderr, 2));
+    const sources = bundledSources(packageRoot, files);
+    // The log works: the tools were loaded, from the bundle.
+    expect(sources).toEqual(expect.arrayContaining(['src/main.ts', 'src/tools/search.ts', 'src/server.ts']));
+    // main, server, and what the start shares with the worker threads: 19 files before.
+    expect(files.length).toBeLessThanOrEqual(3);
+  });
+});
