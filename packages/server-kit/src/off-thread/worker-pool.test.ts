@@ -1,8 +1,11 @@
 import { getEventListeners } from 'node:events';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectFreshBundle } from '../../test/support/fresh-bundle.js';
 import { ToolError } from '../errors.js';
-import { createWorkerPool, type OffThreadTask } from './worker-pool.js';
+import { createWorkerPool, type OffThreadTask, type WorkerPool } from './worker-pool.js';
 
 // This file runs the bundle in dist/: it fails at once, saying so, on a bundle older than the kit's files.
 beforeAll(expectFreshBundle);
@@ -16,6 +19,30 @@ async function cpuWhileWaiting(duration: number): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, duration));
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000;
+}
+
+const taskFolder = '/proc/self/task';
+
+/** This process's OS threads (Linux), to see a worker's thread end whatever the load; none where they cannot be listed. */
+function osThreads(): string[] {
+  return existsSync(taskFolder) ? readdirSync(taskFolder) : [];
+}
+
+/** The OS threads a first run on a fresh pool of one worker starts: that worker's thread. */
+async function firstWorkerThreads(single: WorkerPool): Promise<string[]> {
+  // libuv's file thread pool starts with the first asynchronous file read (perhaps the worker's loading of its task
+  // module): start it before counting, so that its threads are not taken for the worker's.
+  await readFile(fileURLToPath(import.meta.url));
+  const before = new Set(osThreads());
+  await single.run(task('double'), 1, { timeoutMs: 5_000 });
+  const started = osThreads().filter((id) => !before.has(id));
+  if (existsSync(taskFolder)) expect(started.length).toBeGreaterThan(0);
+  return started;
+}
+
+/** Waits until the given OS threads have ended: a stopped run's worker is gone, not left spinning. */
+async function expectThreadsEnded(threads: string[]): Promise<void> {
+  await expect.poll(() => threads.filter((id) => existsSync(`${taskFolder}/${id}`))).toEqual([]);
 }
 
 /** The worst delay of a 10 ms timer while `work` runs: how long the main thread was held. */
@@ -105,25 +132,40 @@ describe('createWorkerPool', () => {
     await expect(crashed).rejects.toThrow('not a tool error');
   });
 
-  it('stops a run at its time limit: the main thread stays free and the CPU goes quiet', async () => {
-    const run = pool.run(task('spin'), undefined, { timeoutMs: 300, label: 'the diff' });
-    const worst = await worstTimerDelay(run);
-    await expect(run).rejects.toThrow('Stopped the diff after 0.3 s, its time limit. Ask for less.');
-    // A spin on the main thread would hold it for good (the time limit's own timer could not fire), so a bound far
-    // above a loaded machine's late timers (3-5 times a quiet one's) still catches it.
-    expect(worst).toBeLessThan(1_000);
-    expect(await cpuWhileWaiting(300)).toBeLessThan(100);
-    await expect(pool.run(task('double'), 2, { timeoutMs: 5_000 })).resolves.toBe(4);
+  it('stops a run at its time limit: the main thread stays free and the worker ends', async () => {
+    const single = createWorkerPool({ size: 1, maxMemoryMb: 64 });
+    try {
+      const worker = await firstWorkerThreads(single);
+      const run = single.run(task('spin'), undefined, { timeoutMs: 300, label: 'the diff' });
+      const worst = await worstTimerDelay(run);
+      await expect(run).rejects.toThrow('Stopped the diff after 0.3 s, its time limit. Ask for less.');
+      // A spin on the main thread would hold it for good (the time limit's own timer could not fire), so a bound far
+      // above a loaded machine's late timers (3-5 times a quiet one's) still catches it.
+      expect(worst).toBeLessThan(1_000);
+      // The spinning worker's thread ends (a CPU bound alone passed a left spinner on a loaded machine).
+      await expectThreadsEnded(worker);
+      expect(await cpuWhileWaiting(300)).toBeLessThan(100);
+      await expect(single.run(task('double'), 2, { timeoutMs: 5_000 })).resolves.toBe(4);
+    } finally {
+      await single.close();
+    }
   });
 
   it('stops a run when its request is cancelled', async () => {
-    const controller = new AbortController();
-    const run = pool.run(task('spin'), undefined, { timeoutMs: 60_000, signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
-    const started = performance.now();
-    await expect(run).rejects.toThrow('The request was cancelled.');
-    expect(performance.now() - started).toBeLessThan(1_000);
-    expect(await cpuWhileWaiting(300)).toBeLessThan(100);
+    const single = createWorkerPool({ size: 1, maxMemoryMb: 64 });
+    try {
+      const worker = await firstWorkerThreads(single);
+      const controller = new AbortController();
+      const run = single.run(task('spin'), undefined, { timeoutMs: 60_000, signal: controller.signal });
+      setTimeout(() => controller.abort(), 100);
+      const started = performance.now();
+      await expect(run).rejects.toThrow('The request was cancelled.');
+      expect(performance.now() - started).toBeLessThan(1_000);
+      await expectThreadsEnded(worker);
+      expect(await cpuWhileWaiting(300)).toBeLessThan(100);
+    } finally {
+      await single.close();
+    }
   });
 
   it('refuses at once when the request is already cancelled', async () => {
