@@ -6,9 +6,14 @@
 // `--write` also puts them in README.md. PostgreSQL runs on a throwaway cluster
 // (servers/database/scripts/postgres-cluster.mjs); --no-postgres leaves it out. `--baseline BIN` adds a column for
 // another build of mcpkit-database (for example a copy of an earlier commit), measured in the same rotation.
+// `--only point,limit` times only those SQLite rows (of point, limit, aggregate), without cold starts, the runaway
+// query or PostgreSQL: a quick A/B (it cannot be written into the README). `--server BIN` measures another build as
+// "mcpkit" than the workspace's.
 //   node bench/database/run.mjs [--runs N] [--write] [--no-postgres] [--baseline PATH/bin/mcpkit-database.js]
+//     [--only point,limit] [--server PATH/bin/mcpkit-database.js]
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,13 +27,18 @@ const { values } = parseArgs({
     write: { type: 'boolean' },
     'no-postgres': { type: 'boolean' },
     baseline: { type: 'string' },
+    server: { type: 'string' },
+    only: { type: 'string' },
   },
 });
+const only = values.only?.split(',');
+if (only && values.write) throw new Error('--only measures part of the table; it cannot be written into the README.');
 const runs = Number(values.runs);
+const loadAtStart = loadavg()[0];
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dataDirectory = join(here, '..', '.data');
 const file = join(dataDirectory, 'database-1m.sqlite');
-const bin = fileURLToPath(new URL('../../servers/database/bin/mcpkit-database.js', import.meta.url));
+const bin = values.server ?? fileURLToPath(new URL('../../servers/database/bin/mcpkit-database.js', import.meta.url));
 const dbhubBin = createRequire(import.meta.url).resolve('@bytebase/dbhub/dist/index.js');
 const dbhubVersion = JSON.parse(readFileSync(join(dbhubBin, '..', '..', 'package.json'), 'utf8')).version;
 const rowCount = 1_000_000;
@@ -78,7 +88,7 @@ const pointSql = (index) => `SELECT * FROM events WHERE id = ${pointId(index)}`;
 const limitSql = 'SELECT * FROM events LIMIT 500';
 const aggregateSql =
   'SELECT kind, count(*) AS events, round(sum(amount), 2) AS total FROM events WHERE user_id < 500 GROUP BY kind';
-const operations = [
+const allOperations = [
   { key: 'point', label: 'point query by primary key', sql: pointSql, count: runs },
   { key: 'limit', label: '`SELECT *` with `LIMIT 500`', sql: () => limitSql, count: Math.max(20, runs / 5) },
   {
@@ -88,7 +98,9 @@ const operations = [
     count: Math.max(10, runs / 30),
   },
 ];
-const coldStarts = Math.max(5, Math.round(runs / 30));
+const operations = only ? allOperations.filter((operation) => only.includes(operation.key)) : allOperations;
+if (only && operations.length !== only.length) throw new Error(`--only takes point, limit and aggregate, not ${only}.`);
+const coldStarts = only ? 0 : Math.max(5, Math.round(runs / 30));
 
 generate();
 
@@ -153,6 +165,7 @@ async function interleaved(count, run) {
 
 // Cold start: from spawning the process to the answer of tools/list (initialize included).
 const cold = await interleaved(coldStarts, async (contender) => {
+  if (coldStarts === 0) return;
   const client = await spawnTestClient(contender.spawn);
   const { tools } = await client.client.listTools();
   if (tools.length === 0) throw new Error(`${contender.name} lists no tools.`);
@@ -193,18 +206,21 @@ async function overshoots(client, sql) {
 }
 
 for (const contender of contenders) await contender.client.close();
-const runawayClient = await spawnTestClient({
-  command: process.execPath,
-  args: [bin, file, '--timeout-ms', '1000', '--log-level', 'emergency'],
-});
-const sqliteOvershoots = await overshoots(
-  runawayClient,
-  'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
-);
-await runawayClient.close();
+let sqliteOvershoots;
+if (!only) {
+  const runawayClient = await spawnTestClient({
+    command: process.execPath,
+    args: [bin, file, '--timeout-ms', '1000', '--log-level', 'emergency'],
+  });
+  sqliteOvershoots = await overshoots(
+    runawayClient,
+    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
+  );
+  await runawayClient.close();
+}
 
 let postgres;
-if (!values['no-postgres']) {
+if (!values['no-postgres'] && !only) {
   const { startPostgresCluster } = await import('../../servers/database/scripts/postgres-cluster.mjs');
   const pg = createRequire(new URL('../../servers/database/package.json', import.meta.url))('pg');
   const cluster = await startPostgresCluster();
@@ -280,7 +296,7 @@ const table = [
     ],
     [
       ...operations.map((operation) => sqliteRow(operation.label, floor[operation.key], measured[operation.key])),
-      sqliteRow('cold start to `tools/list`', undefined, cold),
+      ...(only ? [] : [sqliteRow('cold start to `tools/list`', undefined, cold)]),
     ],
   ),
   ...(postgres
@@ -295,19 +311,29 @@ const table = [
         ),
       ]
     : []),
-  '',
-  markdownTable(
-    ['runaway query, deadline 1,000 ms, over stdio', 'median past the deadline', 'worst of 5'],
-    [
-      ['SQLite: recursive CTE without end', ms(median(sqliteOvershoots)), ms(Math.max(...sqliteOvershoots))],
-      ...(postgres
-        ? [['PostgreSQL: `SELECT pg_sleep(30)`', ms(median(postgres.overshoots)), ms(Math.max(...postgres.overshoots))]]
-        : []),
-    ],
-  ),
+  ...(sqliteOvershoots
+    ? [
+        '',
+        markdownTable(
+          ['runaway query, deadline 1,000 ms, over stdio', 'median past the deadline', 'worst of 5'],
+          [
+            ['SQLite: recursive CTE without end', ms(median(sqliteOvershoots)), ms(Math.max(...sqliteOvershoots))],
+            ...(postgres
+              ? [
+                  [
+                    'PostgreSQL: `SELECT pg_sleep(30)`',
+                    ms(median(postgres.overshoots)),
+                    ms(Math.max(...postgres.overshoots)),
+                  ],
+                ]
+              : []),
+          ],
+        ),
+      ]
+    : []),
 ].join('\n');
 
-const note = `Node ${process.version}; medians of ${operations.map((operation) => `${operation.count} ${operation.key}`).join(', ')} calls and ${coldStarts} cold starts per server, interleaved; ${new Date().toISOString().slice(0, 10)}.`;
+const note = `Node ${process.version}; medians of ${operations.map((operation) => `${operation.count} ${operation.key}`).join(', ')} calls and ${coldStarts} cold starts per server, interleaved; load average (1 minute) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end; ${new Date().toISOString().slice(0, 10)}.`;
 process.stdout.write(`${table}\n\n${note}\n`);
 if (values.write) {
   writeResultsIntoReadme(join(here, 'README.md'), `${table}\n\n${note}\n`, {
