@@ -7,6 +7,7 @@ import { StatementError } from '../../statement-safety.js';
 import { describeTable, listTables, schemaText } from './sqlite-catalog.js';
 import { SqliteConnection, type SqliteConnectionOptions } from './sqlite-connection.js';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
+import { answerRequests } from './worker-requests.js';
 
 let connection: SqliteConnection | undefined;
 
@@ -38,19 +39,19 @@ function handle(request: WorkerRequest): unknown {
   }
 }
 
-process.on('message', (message: WorkerRequest) => {
-  let reply: WorkerReply;
+/** One request's answer: its value, or its error as a sentence (and whether that sentence is for the model). */
+function answer(message: unknown): WorkerReply {
+  const request = message as WorkerRequest;
   try {
-    reply = { id: message.id, ok: true, value: handle(message) };
+    return { id: request.id, ok: true, value: handle(request) };
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    reply = { id: message.id, ok: false, message: text, forModel: error instanceof StatementError };
+    return { id: request.id, ok: false, message: text, forModel: error instanceof StatementError };
   }
-  process.send?.(reply);
-});
+}
 
-// The parent going away (even by SIGKILL) closes the IPC channel; without it this process has nothing to do.
-process.on('disconnect', () => {
-  connection?.close();
-  process.exit(0);
-});
+// Requests are read with blocking reads until the server closes the channel, which it does when it goes away (even
+// by SIGKILL); without it this process has nothing to do.
+answerRequests(answer);
+connection?.close();
+process.exit(0);

@@ -1,4 +1,6 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { FrameReader, frame, workerChannelFd } from './worker-channel.js';
 import { memoryCheckMs, residentMegabytes, tooLargeMessage } from './worker-memory.js';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
 
@@ -50,6 +52,7 @@ function checkBusyWorkers(): void {
  */
 export class WorkerProcess {
   private readonly child: ChildProcess;
+  private readonly channel: Socket;
   private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private nextId = 1;
   private exited = false;
@@ -60,23 +63,32 @@ export class WorkerProcess {
     entry: string,
     private readonly options: WorkerProcessOptions,
   ) {
-    // stdout is ignored: on stdio it is the server's protocol channel, and the worker has nothing to say there.
-    this.child = fork(entry, [], {
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      execArgv: [`--max-old-space-size=${Math.max(32, Math.floor(options.memoryMb * 0.75))}`],
-    });
+    // stdout is ignored: on stdio it is the server's protocol channel, and the worker has nothing to say there. The
+    // requests go through a socket of their own (worker-protocol.ts), not Node's IPC channel.
+    const stdio: ('ignore' | 'inherit' | 'pipe')[] = ['ignore', 'ignore', 'inherit'];
+    stdio[workerChannelFd] = 'pipe';
+    this.child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${Math.max(32, Math.floor(options.memoryMb * 0.75))}`, entry],
+      { stdio },
+    );
+    this.channel = this.child.stdio[workerChannelFd] as Socket;
     // An idle worker never keeps the server's process alive; a request in flight does (see request()).
     this.child.unref();
-    this.child.channel?.unref();
-    this.child.on('message', (reply: WorkerReply) => {
+    this.channel.unref();
+    const reader = new FrameReader();
+    const onReply = (message: unknown) => {
+      const reply = message as WorkerReply;
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
       this.pending.delete(reply.id);
       if (this.pending.size === 0) this.idle();
       if (reply.ok) waiting.resolve(reply.value);
       else waiting.reject(new WorkerError(reply.message, reply.forModel));
-    });
+    };
+    this.channel.on('data', (chunk: Buffer) => reader.push(chunk, onReply));
+    // A write to a worker that just died fails here; its requests fail when the process's exit is seen, below.
+    this.channel.on('error', () => {});
     const fail = (reason: string, forModel: boolean) => {
       this.exited = true;
       this.idle();
@@ -94,13 +106,13 @@ export class WorkerProcess {
 
   /** A request runs: the process keeps the server alive and its resident size is watched. */
   private busy(): void {
-    this.child.channel?.ref();
+    this.channel.ref();
     busyWorkers.add(this);
     memoryWatch ??= setInterval(checkBusyWorkers, memoryCheckMs).unref();
   }
 
   private idle(): void {
-    this.child.channel?.unref();
+    this.channel.unref();
     busyWorkers.delete(this);
   }
 
@@ -134,7 +146,7 @@ export class WorkerProcess {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.busy();
-      this.child.send({ ...body, id } as WorkerRequest);
+      this.channel.write(frame({ ...body, id } as WorkerRequest));
     });
   }
 
