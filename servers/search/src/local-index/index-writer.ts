@@ -24,6 +24,9 @@ export interface BatchCounts {
   binary: number;
 }
 
+/** `StoredFiles.meet`'s answer when it read as much as one call may before reaching the path. */
+export const askAgain: unique symbol = Symbol('ask again');
+
 /**
  * The files an index holds at a directory or below it, met one by one as the walk finds files on disk. An index file
  * reads them a page at a time in the walk's order, so a run holds a page, not every stored row.
@@ -32,8 +35,10 @@ export interface StoredFiles {
   /**
    * The stored file at `path` (absolute), if any. Paths come in the walk's order, increasing in code point order
    * (`compareCodePoints`); stored files that sort before `path` and were not met are gone from disk, and collected.
+   * `askAgain` when the answer needs more rows than one call reads (the stored rows of a deleted or newly ignored
+   * subtree lie before `path`): the caller lets the event loop run, takes the gone ids, and asks again.
    */
-  meet(path: string): StoredFile | undefined;
+  meet(path: string): StoredFile | undefined | typeof askAgain;
   /** The ids of the stored files found gone so far, handed over once, when there are at least `atLeast` (else none). */
   takeGone(atLeast?: number): number[];
   /** After the walk: the ids of every stored file not met (gone), in pages, those collected before included. */

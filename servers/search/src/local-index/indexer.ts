@@ -4,7 +4,7 @@ import { readOpenedFile } from '../confined-file.js';
 import { BatchLoader } from './batch-loader.js';
 import { type ChangedFile, prepareDocument } from './document-preparation.js';
 import { walkFiles } from './file-walker.js';
-import type { IndexedDocument, IndexWriter } from './index-writer.js';
+import { askAgain, type IndexedDocument, type IndexWriter } from './index-writer.js';
 
 /** Where an indexing run is, for progress bars and `index_status`. */
 export interface IndexProgress {
@@ -158,7 +158,13 @@ export class Indexer {
           const before = scanned;
           scanned += files.length;
           for (const file of files) {
-            const known = stored.meet(file.path);
+            let known = stored.meet(file.path);
+            while (known === askAgain) {
+              // The stored rows of a deleted or newly ignored subtree, a page per turn of the event loop.
+              await remove(stored.takeGone(goneIds));
+              await yieldToEventLoop();
+              known = stored.meet(file.path);
+            }
             if (!known || known.size !== file.size || known.mtimeMs !== file.mtimeMs) {
               changed++;
               await loader.add({ ...file, isNew: !known });

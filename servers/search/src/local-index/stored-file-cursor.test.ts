@@ -1,10 +1,14 @@
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AllowedDirectories } from '../allowed-directories.js';
 import { IndexDatabase } from './index-database.js';
+import { askAgain } from './index-writer.js';
+import { Indexer } from './indexer.js';
 import { LocalIndex } from './local-index.js';
 import { compareCodePoints } from './path-order.js';
+import { sqliteWriter } from './sqlite-writer.js';
 import { StoredFileCursor } from './stored-file-cursor.js';
 
 /** Names whose order differs between JavaScript (UTF-16 code units) and SQLite (UTF-8 bytes). */
@@ -33,6 +37,12 @@ describe('StoredFileCursor', () => {
       passages: [],
     });
   const idOf = (relative: string) => database.documentIdAt(directory + sep + relative);
+  /** `meet`, asked again as the indexer does while the answer needs more pages. */
+  const meet = (cursor: StoredFileCursor, relative: string) => {
+    let met = cursor.meet(directory + sep + relative);
+    while (met === askAgain) met = cursor.meet(directory + sep + relative);
+    return met;
+  };
 
   beforeEach(() => {
     database = new IndexDatabase(':memory:');
@@ -56,7 +66,7 @@ describe('StoredFileCursor', () => {
     ];
     walked.sort(compareCodePoints);
     for (const relative of walked) {
-      const met = cursor.meet(directory + sep + relative);
+      const met = meet(cursor, relative);
       expect(met?.id, relative).toBe(relative === 'new.md' ? undefined : idOf(relative));
     }
     expect(cursor.takeGone(5)).toEqual([]); // fewer than asked for: kept
@@ -69,17 +79,35 @@ describe('StoredFileCursor', () => {
   it('never reports as gone a file the run stored after meeting it, nor stops short of rows after a full page', async () => {
     for (const relative of ['a.md', 'b.md', 'c.md', 'd.md']) store(relative);
     const cursor = new StoredFileCursor(database, directory, 2);
-    expect(cursor.meet(`${directory}${sep}a.md`)).toBeDefined();
-    expect(cursor.meet(`${directory}${sep}a2.md`)).toBeUndefined();
+    expect(meet(cursor, 'a.md')).toBeDefined();
+    expect(meet(cursor, 'a2.md')).toBeUndefined();
     store('a2.md'); // the run stores the new file it met, behind the page held
-    expect(cursor.meet(`${directory}${sep}b.md`)).toBeDefined();
-    expect(cursor.meet(`${directory}${sep}d.md`)).toBeDefined(); // c.md passed over: gone
-    expect(cursor.meet(`${directory}${sep}x.md`)).toBeUndefined(); // the last page was short: the end is reached
+    expect(meet(cursor, 'b.md')).toBeDefined();
+    expect(meet(cursor, 'd.md')).toBeDefined(); // c.md passed over: gone
+    expect(meet(cursor, 'x.md')).toBeUndefined(); // the last page was short: the end is reached
     store('x.md');
-    expect(cursor.meet(`${directory}${sep}y.md`)).toBeUndefined();
+    expect(meet(cursor, 'y.md')).toBeUndefined();
     const rest: number[] = [];
     for await (const ids of cursor.rest()) rest.push(...ids);
     expect(rest).toEqual([idOf('c.md')]);
+  });
+
+  it('reads one page at most per call, so a deleted subtree of any size does not hold the event loop', () => {
+    for (let file = 0; file < 25; file++) store(`deleted/${String(file).padStart(2, '0')}.md`);
+    store('kept.md');
+    const cursor = new StoredFileCursor(database, directory, 4);
+    const pageReads = vi.spyOn(database, 'storedFilesBetween');
+    const answers: unknown[] = [];
+    for (let met = cursor.meet(`${directory}${sep}kept.md`); ; met = cursor.meet(`${directory}${sep}kept.md`)) {
+      expect(pageReads).toHaveBeenCalledTimes(1);
+      pageReads.mockClear();
+      answers.push(met);
+      if (met !== askAgain) break;
+      // The caller takes the gone ids between calls: they never pile up past a page or two.
+      expect(cursor.takeGone().length).toBeLessThanOrEqual(4);
+    }
+    expect(answers.at(-1)).toMatchObject({ id: idOf('kept.md') });
+    expect(answers.length).toBe(7); // 26 rows in pages of 4
   });
 
   it('reports a file stored where the directory now is as gone', async () => {
@@ -146,4 +174,35 @@ describe('re-indexing against the stored files', () => {
       expect(again).toMatchObject({ added: 0, updated: 0, removed: 0, unchanged: onDisk.length });
     });
   }
+});
+
+describe('an indexer meeting the stored rows of a deleted folder', () => {
+  let base: string;
+  let database: IndexDatabase;
+
+  beforeEach(() => {
+    base = mkdtempSync(join(tmpdir(), 'mcpkit-search-cursor-gone-'));
+    database = new IndexDatabase(':memory:');
+  });
+  afterEach(() => {
+    database.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it('asks again page by page and removes them, the files after them met as unchanged', async () => {
+    for (let file = 0; file < 20; file++) {
+      mkdirSync(join(base, 'deleted'), { recursive: true });
+      writeFileSync(join(base, 'deleted', `${file}.md`), `note ${file}\n`);
+    }
+    writeFileSync(join(base, 'kept.md'), 'kept\n');
+    const directories = new AllowedDirectories([base]);
+    const root = directories.roots[0] as string;
+    // Pages of 3 rows: meeting kept.md after the 20 deleted rows takes seven calls.
+    const writer = { ...sqliteWriter(database), storedFilesUnder: async () => new StoredFileCursor(database, root, 3) };
+    const indexer = new Indexer(writer, directories, { maxFileSize: 1024 * 1024 });
+    expect(await indexer.refresh(root)).toMatchObject({ added: 21, removed: 0 });
+    rmSync(join(base, 'deleted'), { recursive: true });
+    expect(await indexer.refresh(root)).toMatchObject({ added: 0, updated: 0, removed: 20, unchanged: 1 });
+    expect(database.connection.prepare('SELECT path FROM documents').pluck().all()).toEqual([join(root, 'kept.md')]);
+  });
 });
