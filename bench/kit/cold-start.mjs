@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Cold start of kit servers next to bare SDK servers listing the same tools (issue 21: at most 1.10x): a fresh process
 // per sample, spawn to the answer of the first tools/list (initialize and initialized sent as raw JSON lines,
-// 2025-11-25), the server's CPU time read from /proc at that answer. Three pairs: the kit's echo server against the
-// raw SDK's (this bench's servers/), mcpkit-search and mcpkit-database each against
+// 2025-11-25), the server's CPU time at that answer (all threads, in microseconds: `process.cpuUsage()` taken by a
+// preloaded module when the server writes the answer to stdout, and written to stderr; /proc's clock ticks of 10 ms
+// were too coarse for ratios a few points apart). Four pairs: the kit's echo server against the
+// raw SDK's (this bench's servers/), mcpkit-search, mcpkit-database and mcpkit-filesystem each against
 // bench/filesystem/bare-sdk-server.mjs given its own tools/list. Every server of every pair runs once per round, in a
 // rotating order, after one warm-up round. `--build NAME=DIR` (repeatable) adds the same servers from another build
 // laid out like the workspace (DIR/bench/kit/servers/kit-server.mjs, DIR/servers/<name>/bin/..., those present), e.g. a copy
 // of an earlier build with its own node_modules links, measured in the same rounds.
-//   node bench/kit/cold-start.mjs [--rounds N] [--build NAME=DIR]... [--only echo,search,database]
+//   node bench/kit/cold-start.mjs [--rounds N] [--build NAME=DIR]... [--only echo,search,database,filesystem]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -15,13 +17,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { cpuMilliseconds, median } from '../measures.mjs';
+import { median } from '../measures.mjs';
 
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '20' },
     build: { type: 'string', multiple: true, default: [] },
-    only: { type: 'string', default: 'echo,search,database' },
+    only: { type: 'string', default: 'echo,search,database,filesystem' },
   },
 });
 const rounds = Number(values.rounds);
@@ -43,13 +45,28 @@ const lines = [
   .map((message) => `${JSON.stringify(message)}\n`)
   .join('');
 
+/** Preloaded into every server: its CPU time when it writes the answer to tools/list (id 2), on stderr. */
+const cpuAtAnswer = `const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  if (String(chunk).includes('"id":2')) {
+    const { user, system } = process.cpuUsage();
+    process.stderr.write('cpu-at-answer ' + (user + system) + '\\n');
+  }
+  return write(chunk, ...rest);
+};`;
+const preload = ['--import', `data:text/javascript,${encodeURIComponent(cpuAtAnswer)}`];
+
 /** Spawns `node ...args`, sends the handshake and tools/list at once, resolves at the list's answer. */
 function coldStartOnce(args) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [...preload, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
+    let stderr = '';
     let done = false;
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk.toString('utf8');
+    });
     child.on('error', reject);
     child.on('exit', (code) => {
       if (!done) reject(new Error(`${args.join(' ')} exited with ${code} before answering tools/list`));
@@ -63,10 +80,14 @@ function coldStartOnce(args) {
         end = stdout.indexOf('\n');
         if (message.id !== 2) continue;
         const ms = performance.now() - started;
-        const cpuMs = cpuMilliseconds(child.pid);
         done = true;
         child.stdin.end();
-        child.once('exit', () => resolve({ ms, cpuMs, tools: message.result.tools }));
+        child.once('exit', () => {
+          const cpu = /^cpu-at-answer (\d+)$/m.exec(stderr);
+          if (!cpu)
+            reject(new Error(`${args.join(' ')} answered without its CPU time on stderr: ${stderr.slice(-500)}`));
+          else resolve({ ms, cpuMs: Number(cpu[1]) / 1000, tools: message.result.tools });
+        });
         setTimeout(() => child.kill(), 5000).unref();
       }
     });
@@ -87,6 +108,7 @@ database.close();
 function builds(base, label, index) {
   const search = join(base, 'servers/search/bin/mcpkit-search.js');
   const databaseBin = join(base, 'servers/database/bin/mcpkit-database.js');
+  const filesystemBin = join(base, 'servers/filesystem/bin/mcpkit-filesystem.js');
   const kitEcho = join(base, 'bench/kit/servers/kit-server.mjs');
   return [
     { pair: 'echo', name: `kit echo${label}`, args: [kitEcho] },
@@ -104,6 +126,7 @@ function builds(base, label, index) {
       ],
     },
     { pair: 'database', name: `mcpkit-database${label}`, args: [databaseBin, sqliteFile, '--log-level', 'emergency'] },
+    { pair: 'filesystem', name: `mcpkit-filesystem${label}`, args: [filesystemBin, '--log-level', 'error', corpus] },
   ].filter((server) => existsSync(server.args[0]));
 }
 
@@ -119,7 +142,7 @@ try {
   const servers = [
     { pair: 'echo', name: 'raw SDK echo', args: [join(root, 'bench/kit/servers/sdk-server.mjs')], floor: true },
   ];
-  for (const pair of ['search', 'database']) {
+  for (const pair of ['search', 'database', 'filesystem']) {
     const kit = kits.find((server) => server.pair === pair);
     if (!kit || !only.has(pair)) continue;
     const toolsFile = join(workspace, `${pair}-tools.json`);
@@ -136,13 +159,13 @@ try {
       const sample = await coldStartOnce(measured[index].args);
       if (round < 0) continue;
       samples[index].ms.push(sample.ms);
-      if (sample.cpuMs !== undefined) samples[index].cpuMs.push(sample.cpuMs);
+      samples[index].cpuMs.push(sample.cpuMs);
     }
   }
   const loadAtEnd = loadavg()[0];
   console.log(`| server | wall (ms) | / bare SDK | server CPU (ms) | / bare SDK |`);
   console.log('| --- | ---: | ---: | ---: | ---: |');
-  for (const pair of ['echo', 'search', 'database']) {
+  for (const pair of ['echo', 'search', 'database', 'filesystem']) {
     const floorIndex = measured.findIndex((server) => server.pair === pair && server.floor);
     if (floorIndex === -1) continue;
     const floorMs = median(samples[floorIndex].ms);
@@ -152,7 +175,7 @@ try {
       const ms = median(samples[index].ms);
       const cpu = median(samples[index].cpuMs);
       console.log(
-        `| ${server.name} | ${ms.toFixed(1)} | ${(ms / floorMs).toFixed(2)}x | ${cpu} | ${(cpu / floorCpu).toFixed(2)}x |`,
+        `| ${server.name} | ${ms.toFixed(1)} | ${(ms / floorMs).toFixed(2)}x | ${cpu.toFixed(1)} | ${(cpu / floorCpu).toFixed(2)}x |`,
       );
     });
   }
