@@ -87,18 +87,26 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
     }
   };
 
-  /** Fails what waits on `started`'s threads and stops them; the next write starts new ones. */
-  function stopThreads(started: Threads, error: Error): void {
+  /**
+   * Fails what waits on `started`'s threads with `error` and stops them; the next write starts new ones. Settles once
+   * both threads have ended, or after the grace period: a thread blocked in a system call ends only when the call
+   * returns, so it is left behind, unreferenced, never keeping the process alive. Close awaits this; a thread's failure
+   * or a stopped run's give-up does not.
+   */
+  function stopThreads(started: Threads, error: Error): Promise<void> {
     failWaiting(started, error);
     if (current === started) {
       current = undefined;
       threads = undefined;
     }
-    for (const worker of [started.preparation, started.writer]) {
-      // A thread blocked in a system call ends only when the call returns: it must not keep the process alive.
+    const workers = [started.preparation, started.writer];
+    const ended = workers.map((worker) => {
+      // Their exit is this stop's own now, not a failure to report ('error' stays listened to: unheard, it throws).
+      worker.removeAllListeners('exit');
       worker.unref();
-      void worker.terminate();
-    }
+      return worker.terminate();
+    });
+    return settlesWithin(Promise.all(ended), closeGraceMs).then(() => {});
   }
 
   async function start(): Promise<Threads> {
@@ -160,12 +168,12 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       holdWhileBusy(started);
     });
     for (const worker of [started.preparation, started.writer]) {
-      worker.on('error', (error) =>
-        stopThreads(started, new Error(`The index writer's thread failed: ${error.message}`)),
-      );
-      worker.on('exit', (code) =>
-        stopThreads(started, new Error(`The index writer's thread stopped (exit code ${code}).`)),
-      );
+      worker.on('error', (error) => {
+        void stopThreads(started, new Error(`The index writer's thread failed: ${error.message}`));
+      });
+      worker.on('exit', (code) => {
+        void stopThreads(started, new Error(`The index writer's thread stopped (exit code ${code}).`));
+      });
     }
     holdWhileBusy(started);
     return started;
@@ -219,7 +227,7 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       setTimeout(() => {
         if (current !== started || !unwritten.some((batch) => started.batches.has(batch))) return;
         const seconds = closeGraceMs / 1000;
-        stopThreads(
+        void stopThreads(
           started,
           new Error(
             `The index writer's threads did not finish a batch within ${seconds} s of the run stopping (a read stuck on a hung mount?); they were stopped.`,
@@ -253,14 +261,8 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
         // The writing thread commits and closes the file; a thread that does not answer in time is stopped anyway.
         await settlesWithin(send(started, { command: 'close' }), closeGraceMs);
       } finally {
-        started.preparation.removeAllListeners('exit');
-        started.writer.removeAllListeners('exit');
         // What still waits (a batch the preparing thread never finished reading) fails, so the run waiting on it ends.
-        failWaiting(started, new Error('The index writer is closed.'));
-        const threads = [started.preparation, started.writer];
-        for (const worker of threads) worker.unref();
-        // A thread blocked in a system call ends only when the call returns: waited for no longer than the grace.
-        await settlesWithin(Promise.all(threads.map((worker) => worker.terminate())), closeGraceMs);
+        await stopThreads(started, new Error('The index writer is closed.'));
       }
     },
   };
