@@ -164,6 +164,23 @@ function hungMount(): { preparationModule: URL; release(): void } {
   };
 }
 
+/**
+ * A local index whose preparing thread is stuck in a read on `hung`'s FIFO, with grace periods of 200 ms, and its first
+ * refresh, waiting on that read by now.
+ */
+async function indexStuckInARead(hung: { preparationModule: URL }, signal?: AbortSignal) {
+  const index = new LocalIndex({
+    directories: [join(base, 'docs')],
+    indexFile: join(base, 'index.sqlite'),
+    closeGraceMs: 200,
+    preparationModule: hung.preparationModule,
+  });
+  const refresh = index.refreshAll(signal ? { signal } : {});
+  refresh.catch(() => {});
+  await new Promise((resolve) => setTimeout(resolve, 300)); // the thread is in its read by now
+  return { index, refresh };
+}
+
 it.skipIf(process.platform === 'win32')(
   'closes within its grace period while its preparing thread is stuck in a read, failing the batch waiting on it',
   async () => {
@@ -194,16 +211,8 @@ it.skipIf(process.platform === 'win32')(
   'closes a local index whose refresh waits on a thread stuck in a read, within the grace periods',
   async () => {
     const hung = hungMount();
-    const index = new LocalIndex({
-      directories: [join(base, 'docs')],
-      indexFile: join(base, 'index.sqlite'),
-      closeGraceMs: 200,
-      preparationModule: hung.preparationModule,
-    });
     try {
-      const refresh = index.refreshAll();
-      refresh.catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const { index, refresh } = await indexStuckInARead(hung);
       const started = performance.now();
       await index.close();
       // Two grace periods of 200 ms at most, with wide room for a loaded machine; without them close never returns.
@@ -219,17 +228,9 @@ it.skipIf(process.platform === 'win32')(
   'ends a cancelled refresh whose batch waits on a thread stuck in a read, after the grace period',
   async () => {
     const hung = hungMount();
-    const index = new LocalIndex({
-      directories: [join(base, 'docs')],
-      indexFile: join(base, 'index.sqlite'),
-      closeGraceMs: 200,
-      preparationModule: hung.preparationModule,
-    });
+    const controller = new AbortController();
+    const { index, refresh } = await indexStuckInARead(hung, controller.signal);
     try {
-      const controller = new AbortController();
-      const refresh = index.refreshAll({ signal: controller.signal });
-      refresh.catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, 300));
       const started = performance.now();
       controller.abort();
       // Without the grace period the run waits for the stuck batch for good, and so would every run queued after it.
