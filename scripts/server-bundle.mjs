@@ -49,6 +49,8 @@ function workerEntries(sourceFolder, MagicString, graph) {
       }
       return text ? { code: text } : null;
     },
+    // Once every module is known: which the main entry loads at once, and which a worker entry does (the groups'
+    // tests read them; chunking comes after this hook).
     buildEnd() {
       const reached = (entries) => {
         const seen = new Set();
