@@ -48,15 +48,25 @@ for (let round = 0; round < Number(values.rounds ?? 3); round++) {
     const run = JSON.parse(output.trim().split('\n').at(-1));
     results.get(name).push(run);
     loads.push(loadavg()[0]);
+    const seconds = (ms) => (ms / 1000).toFixed(1);
+    const [main, ...workers] = run.threadsCpuMs ?? [];
+    const threads =
+      main === undefined ? '' : `, threads: main ${seconds(main)} s, workers ${workers.map(seconds).join(' / ')} s`;
+    const merge = run.mergingAtMs === undefined ? '' : `, merging from ${seconds(run.mergingAtMs)} s`;
     console.log(
-      `${name}: ${(run.ms / 1000).toFixed(2)} s wall, ${(run.cpuMs / 1000).toFixed(2)} s CPU (the refresh itself ${(run.report.durationMs / 1000).toFixed(2)} s), peak RSS ${run.maxRssMb.toFixed(0)} MB, ${run.report.added} added, ${run.report.unchanged} unchanged, load ${loadavg()[0].toFixed(1)}`,
+      `${name}: ${(run.ms / 1000).toFixed(2)} s wall, ${(run.cpuMs / 1000).toFixed(2)} s CPU (the refresh itself ${(run.report.durationMs / 1000).toFixed(2)} s), peak RSS ${run.maxRssMb.toFixed(0)} MB${threads}${merge}, ${run.report.added} added, ${run.report.unchanged} unchanged, load ${loadavg()[0].toFixed(1)}`,
     );
     clear();
   }
 }
 for (const [name, runs] of results) {
+  // Per thread: the main thread, then the workers busiest first (in a build, the storing thread, then the preparing one).
+  const threadMedians = [0, 1, 2]
+    .map((position) => runs.map((run) => run.threadsCpuMs?.[position]).filter((cpuMs) => cpuMs !== undefined))
+    .filter((values) => values.length > 0)
+    .map((values) => (median(values) / 1000).toFixed(1));
   console.log(
-    `${name} medians: ${(median(runs.map((run) => run.ms)) / 1000).toFixed(2)} s wall, ${(median(runs.map((run) => run.cpuMs)) / 1000).toFixed(2)} s CPU, peak RSS ${median(runs.map((run) => run.maxRssMb)).toFixed(0)} MB (max ${Math.max(...runs.map((run) => run.maxRssMb)).toFixed(0)})`,
+    `${name} medians: ${(median(runs.map((run) => run.ms)) / 1000).toFixed(2)} s wall, ${(median(runs.map((run) => run.cpuMs)) / 1000).toFixed(2)} s CPU, peak RSS ${median(runs.map((run) => run.maxRssMb)).toFixed(0)} MB (max ${Math.max(...runs.map((run) => run.maxRssMb)).toFixed(0)})${threadMedians.length > 0 ? `, threads' CPU (main, workers) ${threadMedians.join(' / ')} s` : ''}`,
   );
 }
 console.log(`load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} on 2 shared cores`);
