@@ -169,7 +169,7 @@ describe('serveHttp sessions', () => {
       });
       expect(refused.status).toBe(406);
     }
-    await expect.poll(() => server.sessionCount).toBe(1);
+    await expect.poll(() => server.sessionCount, { timeout: 10_000 }).toBe(1);
     expect(listening.sessionCount).toBe(1);
     // the refused ones held no place: the second place is still free
     expect((await rawRequest(listening.url, { headers: jsonRpcHeaders, body: initializeBody })).status).toBe(200);
@@ -223,7 +223,7 @@ describe('serveHttp sessions', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     const third = await open();
     expect(listening.sessionCount).toBe(2);
-    await expect.poll(() => server.sessionCount).toBe(2);
+    await expect.poll(() => server.sessionCount, { timeout: 10_000 }).toBe(2);
     expect(await ping(first)).toBe(404);
     expect(await ping(second)).toBe(200);
     expect(await ping(third)).toBe(200);
@@ -300,15 +300,15 @@ describe('serveHttp sessions', () => {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(listening.sessionCount).toBe(1);
     stream.close();
-    await expect.poll(() => listening.sessionCount).toBe(0);
+    await expect.poll(() => listening.sessionCount, { timeout: 10_000 }).toBe(0);
   });
 
   it('closes a session idle for longer than the idle limit', async () => {
     const { listening, server } = await listen({ sessionIdleMs: 200 });
     const sessionId = await openSession(listening.url);
     // no check that the session exists first: on a loaded machine the sweeper may already have closed it
-    await expect.poll(() => listening.sessionCount).toBe(0);
-    await expect.poll(() => server.sessionCount).toBe(0);
+    await expect.poll(() => listening.sessionCount, { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => server.sessionCount, { timeout: 10_000 }).toBe(0);
     expect(await pingStatus(listening.url, sessionId)).toBe(404);
   });
 
@@ -317,7 +317,7 @@ describe('serveHttp sessions', () => {
     const { client, transport } = await connectClient(listening.url);
     expect(listening.sessionCount).toBe(1);
     await transport.terminateSession();
-    await expect.poll(() => listening.sessionCount).toBe(0);
+    await expect.poll(() => listening.sessionCount, { timeout: 10_000 }).toBe(0);
     await client.close();
   });
 
@@ -352,7 +352,7 @@ describe('serveHttp sessions', () => {
       result: { content: [{ type: 'text', text: 'alone' }] },
     });
     expect(listening.sessionCount).toBe(0);
-    await expect.poll(() => server.sessionCount).toBe(0);
+    await expect.poll(() => server.sessionCount, { timeout: 10_000 }).toBe(0);
     const { client } = await connectClient(listening.url);
     expect((await client.callTool({ name: 'echo', arguments: { text: 'sdk' } })).content).toEqual([
       { type: 'text', text: 'sdk' },
@@ -392,7 +392,7 @@ describe('serveHttp sessions', () => {
         }),
         signal: leaving.signal,
       }).catch(() => 'left');
-      await expect.poll(() => seen.started).toBe(true);
+      await expect.poll(() => seen.started, { timeout: 10_000 }).toBe(true);
       const left = performance.now();
       leaving.abort();
       await call;
@@ -421,7 +421,7 @@ describe('serveHttp sessions', () => {
       () => 'answered',
       () => 'failed',
     );
-    await expect.poll(() => seen.started).toBe(true);
+    await expect.poll(() => seen.started, { timeout: 10_000 }).toBe(true);
     await listening.close();
     await listening.closed;
     expect(seen.aborted).toBe(true);

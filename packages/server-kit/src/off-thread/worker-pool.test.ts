@@ -42,7 +42,7 @@ async function firstWorkerThreads(single: WorkerPool): Promise<string[]> {
 
 /** Waits until the given OS threads have ended: a stopped run's worker is gone, not left spinning. */
 async function expectThreadsEnded(threads: string[]): Promise<void> {
-  await expect.poll(() => threads.filter((id) => existsSync(`${taskFolder}/${id}`))).toEqual([]);
+  await expect.poll(() => threads.filter((id) => existsSync(`${taskFolder}/${id}`)), { timeout: 10_000 }).toEqual([]);
 }
 
 /** The worst delay of a 10 ms timer while `work` runs: how long the main thread was held. */
