@@ -11,6 +11,9 @@ import { fileURLToPath } from 'node:url';
 /** `new URL('<relative path>', import.meta.url)`, a file named relative to the module's own. */
 const relativeFileUrl = /new URL\(\s*(['"])(\.\.?\/[^'"]+)\1\s*,\s*import\.meta\.url\s*\)/g;
 
+/** `createRequire(import.meta.url)`: a require that resolves packages from the module's folder, no file of src/. */
+const packageRequire = /createRequire\(\s*import\.meta\.url\s*\)/g;
+
 /**
  * A module names its worker entries and task modules relative to its own file (`new URL('./search-task.js',
  * import.meta.url)`); in the bundle its code sits in whichever file the chunking chose. Each such `.js` that is a
@@ -45,6 +48,15 @@ function workerEntries(sourceFolder, MagicString, graph) {
           match.index,
           match.index + expression.length,
           `new URL(import.meta.ROLLUP_FILE_URL_${reference})`,
+        );
+      }
+      // Any other use would name a file the bundle never emits (a template literal, a variable) and fail only at
+      // run time: the build refuses it. `createRequire(import.meta.url)` resolves packages, not files of src/.
+      const followed = [...code.matchAll(relativeFileUrl)].length + [...code.matchAll(packageRequire)].length;
+      if ([...code.matchAll(/import\.meta\.url/g)].length > followed) {
+        this.error(
+          `${relative(sourceFolder, id)} uses import.meta.url other than as new URL('./file.js', import.meta.url) ` +
+            'with a quoted relative path, which the bundle cannot follow to the file it names',
         );
       }
       return text ? { code: text } : null;
