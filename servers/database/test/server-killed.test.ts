@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { spawnTestClient } from '@mcpkit/server-kit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { binPath, makeFixture } from './fixtures.js';
+import { cpuTicks } from './worker-processes.js';
 
 /** The child processes of `pid`, from /proc. */
 function childrenOf(pid: number): number[] {
@@ -37,6 +38,30 @@ describe('a server killed without a word', () => {
       process.kill(server, 'SIGKILL');
       await expect.poll(() => workers.filter(running), { timeout: 10_000 }).toEqual([]);
     } finally {
+      await client.close().catch(() => {});
+    }
+  });
+
+  it('leaves no worker behind that was running a runaway statement: it cannot read the closed channel, its watch ends it', async () => {
+    const client = await spawnTestClient({
+      command: process.execPath,
+      args: [binPath, fixture.file, '--log-level', 'emergency', '--timeout-ms', '60000'],
+    });
+    const server = client.pid as number;
+    let workers: number[] = [];
+    try {
+      const runaway = client.callTool('query', {
+        sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
+      });
+      runaway.catch(() => {});
+      await expect.poll(() => childrenOf(server).length, { timeout: 10_000 }).toBe(2);
+      workers = childrenOf(server);
+      // The statement is running (the worker's CPU climbs) before the server goes.
+      await expect.poll(() => workers.map(cpuTicks).some((ticks) => ticks > 20), { timeout: 10_000 }).toBe(true);
+      process.kill(server, 'SIGKILL');
+      await expect.poll(() => workers.filter(running), { timeout: 10_000 }).toEqual([]);
+    } finally {
+      for (const pid of workers.filter(running)) process.kill(pid, 'SIGKILL');
       await client.close().catch(() => {});
     }
   });

@@ -16,6 +16,17 @@ export function workerProcesses(): number[] {
     .map(Number);
 }
 
+/** The CPU time a process has used, in clock ticks (user and system, from /proc), or 0 when it is gone. */
+export function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
 /** A field of /proc/<pid>/status in MiB (VmRSS, VmHWM), or 0 when the process is gone. */
 export function processMegabytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {

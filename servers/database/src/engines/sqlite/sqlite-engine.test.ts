@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { workerProcesses } from '../../../test/worker-processes.js';
+import { cpuTicks, workerProcesses } from '../../../test/worker-processes.js';
 import { createSampleDatabase } from '../../sample-database.js';
 import { openSqliteEngine } from './sqlite-engine.js';
 
@@ -72,6 +72,25 @@ describe('opening a SQLite engine', () => {
     const engine = await openSqliteEngine({ file: sample, timeoutMs: 5000 });
     await expect.poll(() => workerProcesses().length, { timeout: 10_000, interval: 5 }).toBe(1);
     await engine.close();
+    await expect.poll(() => workerProcesses(), { timeout: 10_000 }).toEqual([]);
+  });
+
+  it('ends a call that runs when it is closed at once, saying the database is closed (not at its deadline)', async () => {
+    const engine = await openSqliteEngine({ file: sample, timeoutMs: 60_000, workers: 1 });
+    const runaway = engine.query(
+      { sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c', maxRows: 1 },
+      signal,
+    );
+    runaway.catch(() => {});
+    // The statement runs (its worker's CPU climbs) when the engine closes.
+    await expect
+      .poll(() => workerProcesses().some((pid) => cpuTicks(pid) > 20), { timeout: 10_000, interval: 20 })
+      .toBe(true);
+    const closedAt = performance.now();
+    await engine.close();
+    await expect(runaway).rejects.toThrow('The database is closed.');
+    // Closing kills the worker; the call no longer waits for a replacement that a closed pool never starts.
+    expect(performance.now() - closedAt).toBeLessThan(20_000);
     await expect.poll(() => workerProcesses(), { timeout: 10_000 }).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 // neither a worker thread's terminate() nor any JavaScript timer can reach it; a process can always be killed, so
 // each query runs here and the server kills this process at the query's deadline (see ADR 0200).
 
+import { Worker } from 'node:worker_threads';
 import { serializeQueryResult } from '../../query-result.js';
 import { StatementError } from '../../statement-safety.js';
 import { describeTable, listTables, schemaText } from './sqlite-catalog.js';
@@ -50,8 +51,23 @@ function answer(message: unknown): WorkerReply {
   }
 }
 
+/**
+ * A statement runs in native code on this thread, where neither the closed channel nor the server's deadline reaches
+ * it once the server is gone (killed by SIGKILL, crashed): a runaway statement would spin on unbounded. A small
+ * thread of its own ends this process within half a second of its parent changing.
+ */
+function watchParent(): void {
+  const parent = process.ppid;
+  const source = `setInterval(() => { if (process.ppid !== ${parent}) process.kill(process.pid, 'SIGKILL'); }, 500);`;
+  new Worker(source, {
+    eval: true,
+    resourceLimits: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1, stackSizeMb: 1 },
+  }).unref();
+}
+
 // Requests are read with blocking reads until the server closes the channel, which it does when it goes away (even
-// by SIGKILL); without it this process has nothing to do.
+// by SIGKILL; a worker busy with a statement is ended by watchParent); without it this process has nothing to do.
+watchParent();
 answerRequests(answer);
 connection?.close();
 process.exit(0);

@@ -64,6 +64,7 @@ export class WorkerPool<Worker extends PooledWorker> {
   /** An idle worker, or the next one given back or started. */
   acquire(stop: CallStop): Promise<Worker> {
     if (stop.reason !== undefined) return Promise.reject(stoppedWaiting(stop));
+    if (this.closed) return Promise.reject(new WorkerError('The database is closed.', true));
     for (let idle = this.idle.pop(); idle; idle = this.idle.pop()) {
       if (idle.alive) return Promise.resolve(idle);
       this.discard(idle); // died while idle (killed from outside, out of memory): replace it
