@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSampleDatabase } from '../../sample-database.js';
 import { openSqliteEngine } from './sqlite-engine.js';
 import { FrameReader, frame } from './worker-channel.js';
+import { WorkerProcess } from './worker-process.js';
 
 /** Feeds `data` to a reader in pieces of the given sizes (the rest in one piece) and returns the messages it made. */
 function readInPieces(data: Buffer, sizes: number[]): unknown[] {
@@ -53,6 +54,29 @@ describe('the channel to a SQLite worker', () => {
     expect(Object.is((message as { b: number }).b, -0)).toBe(true);
   });
 
+  it('kills a worker whose reply does not decode, failing its call, and the server goes on', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'mcpkit-garbled-'));
+    try {
+      // A worker that answers any request with a frame of five bytes V8 cannot read.
+      const entry = join(directory, 'garbled-worker.mjs');
+      writeFileSync(
+        entry,
+        "import { readSync, writeSync } from 'node:fs';\n" +
+          'readSync(3, Buffer.alloc(64));\n' +
+          'writeSync(3, Buffer.from([0, 0, 0, 5, 0xff, 0x0f, 0x99, 0x99, 0x99]));\n' +
+          'setInterval(() => {}, 1000);\n',
+      );
+      const worker = new WorkerProcess(entry, { memoryMb: 64 });
+      const gone = new Promise<void>((resolve) => worker.whenGone(resolve));
+      await expect(worker.request({ op: 'list_tables' })).rejects.toThrow(
+        'The SQLite worker process exited (SIGKILL).',
+      );
+      await gone;
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
   describe('a worker process', () => {
     const directory = mkdtempSync(join(tmpdir(), 'mcpkit-channel-'));
     const file = join(directory, 'company.sqlite');
@@ -67,7 +91,8 @@ describe('the channel to a SQLite worker', () => {
         const literal = 'ab'.repeat(150_000);
         const result = await engine.query({ sql: `SELECT '${literal}' AS long_text`, maxRows: 10 }, signal);
         expect(result.rows).toEqual([[literal]]);
-        // Back to back, the channel stays in step: each answer goes to its own request.
+        // Calls back to back, one at a time on each worker: each answer goes to its own call (several frames in one read
+        // are the FrameReader test's, above).
         const answers = await Promise.all(
           [1, 2, 3].map((value) => engine.query({ sql: 'SELECT ? AS value', params: [value], maxRows: 1 }, signal)),
         );

@@ -86,7 +86,15 @@ export class WorkerProcess {
       if (reply.ok) waiting.resolve(reply.value);
       else waiting.reject(new WorkerError(reply.message, reply.forModel));
     };
-    this.channel.on('data', (chunk: Buffer) => reader.push(chunk, onReply));
+    this.channel.on('data', (chunk: Buffer) => {
+      try {
+        reader.push(chunk, onReply);
+      } catch {
+        // A reply that does not decode: the channel is out of step, so this worker goes (its calls fail as a crash
+        // and it is replaced) and the server, which serves every session, stays up.
+        this.kill();
+      }
+    });
     // A write to a worker that just died fails here; its requests fail when the process's exit is seen, below.
     this.channel.on('error', () => {});
     const fail = (reason: string, forModel: boolean) => {
