@@ -163,6 +163,7 @@ export class Indexer {
               // The stored rows of a deleted or newly ignored subtree, a page per turn of the event loop.
               await remove(stored.takeGone(goneIds));
               await yieldToEventLoop();
+              signal?.throwIfAborted();
               known = stored.meet(file.path);
             }
             if (!known || known.size !== file.size || known.mtimeMs !== file.mtimeMs) {

@@ -205,4 +205,60 @@ describe('an indexer meeting the stored rows of a deleted folder', () => {
     expect(await indexer.refresh(root)).toMatchObject({ added: 0, updated: 0, removed: 20, unchanged: 1 });
     expect(database.connection.prepare('SELECT path FROM documents').pluck().all()).toEqual([join(root, 'kept.md')]);
   });
+
+  /** A deleted folder of `count` stored rows before kept.md, indexed; returns the root and the folder's path. */
+  async function deletedFolder(count: number, cursor: (root: string) => StoredFileCursor) {
+    mkdirSync(join(base, 'deleted'));
+    for (let file = 0; file < count; file++) writeFileSync(join(base, 'deleted', `${file}.md`), `note ${file}\n`);
+    writeFileSync(join(base, 'kept.md'), 'kept\n');
+    const directories = new AllowedDirectories([base]);
+    const root = directories.roots[0] as string;
+    const writer = { ...sqliteWriter(database), storedFilesUnder: async () => cursor(root) };
+    const indexer = new Indexer(writer, directories, { maxFileSize: 1024 * 1024 });
+    await indexer.refresh(root);
+    rmSync(join(base, 'deleted'), { recursive: true });
+    return { root, indexer };
+  }
+
+  it('lets the event loop run before each question asked again', async () => {
+    const turnedBeforeAskingAgain: boolean[] = [];
+    let turned: boolean | undefined;
+    // Each askAgain schedules a check; the next meet records whether the event loop ran it in between.
+    class Watched extends StoredFileCursor {
+      override meet(path: string) {
+        if (turned !== undefined) turnedBeforeAskingAgain.push(turned);
+        const met = super.meet(path);
+        turned = undefined;
+        if (met === askAgain) {
+          turned = false;
+          setImmediate(() => {
+            if (turned === false) turned = true;
+          });
+        }
+        return met;
+      }
+    }
+    const { root, indexer } = await deletedFolder(20, (folder) => new Watched(database, folder, 3));
+    expect(await indexer.refresh(root)).toMatchObject({ removed: 20, unchanged: 1 });
+    expect(turnedBeforeAskingAgain).toHaveLength(6);
+    expect(turnedBeforeAskingAgain).not.toContain(false);
+  });
+
+  it('stops at the next page when cancelled while it asks again, keeping what it removed', async () => {
+    const controller = new AbortController();
+    let asked = 0;
+    class Cancelling extends StoredFileCursor {
+      override meet(path: string) {
+        const met = super.meet(path);
+        if (met === askAgain && ++asked === 2) controller.abort();
+        return met;
+      }
+    }
+    const { root, indexer } = await deletedFolder(60, (folder) => new Cancelling(database, folder, 3));
+    await expect(indexer.refresh(root, { signal: controller.signal })).rejects.toThrow(/abort/i);
+    const left = database.connection.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+    // Two pages' gone ids at most were removed; the rest waits for the next run, which removes them all.
+    expect(left).toBeGreaterThan(50);
+    expect(await indexer.refresh(root)).toMatchObject({ removed: left - 1, unchanged: 1 });
+  });
 });

@@ -18,8 +18,8 @@ export interface ThreadedSqliteWriterOptions {
   maxFileSize: number;
   /**
    * How long `close`, and a run that stopped, wait for the threads to finish (default 5 s): a thread blocked in a read
-   * on a hung mount does not end until the read returns, and is left behind (not keeping the process alive) rather than
-   * waited for.
+   * on a hung mount does not end until the read returns, and is left behind rather than waited for (the index and
+   * its callers go on; the process itself cannot exit before that read returns: Node 20 waits for its threads).
    */
   closeGraceMs?: number;
   /** The preparing thread's module; the package's own unless a test needs a thread stuck in a read. */
@@ -90,8 +90,8 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
   /**
    * Fails what waits on `started`'s threads with `error` and stops them; the next write starts new ones. Settles once
    * both threads have ended, or after the grace period: a thread blocked in a system call ends only when the call
-   * returns, so it is left behind, unreferenced, never keeping the process alive. Close awaits this; a thread's failure
-   * or a stopped run's give-up does not.
+   * returns, so it is left behind (the process cannot exit before that call returns: Node 20 waits for its threads,
+   * referenced or not). Close awaits this; a thread's failure or a stopped run's give-up does not.
    */
   function stopThreads(started: Threads, error: Error): Promise<void> {
     failWaiting(started, error);
