@@ -6,6 +6,9 @@ import { type ChangedFile, prepareDocument } from './document-preparation.js';
 import { walkFiles } from './file-walker.js';
 import { askAgain, type IndexedDocument, type IndexWriter } from './index-writer.js';
 
+/** How long the indexer meets walked files against the stored rows before it lets the event loop run. */
+const meetSliceMs = 10;
+
 /** Where an indexing run is, for progress bars and `index_status`. */
 export interface IndexProgress {
   directory: string;
@@ -157,7 +160,14 @@ export class Indexer {
         for await (const files of walkFiles(root, directory, walkOptions)) {
           const before = scanned;
           scanned += files.length;
+          let sliceStart = performance.now();
           for (const file of files) {
+            // A folder of many unchanged files is met in slices: its rows are read a page at a time, synchronously.
+            if (performance.now() - sliceStart >= meetSliceMs) {
+              await yieldToEventLoop();
+              signal?.throwIfAborted();
+              sliceStart = performance.now();
+            }
             let known = stored.meet(file.path);
             while (known === askAgain) {
               // The stored rows of a deleted or newly ignored subtree, a page per turn of the event loop.

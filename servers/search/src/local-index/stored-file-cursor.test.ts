@@ -244,6 +244,40 @@ describe('an indexer meeting the stored rows of a deleted folder', () => {
     expect(turnedBeforeAskingAgain).not.toContain(false);
   });
 
+  it('meets a folder of many unchanged files in slices, letting the event loop run between them', async () => {
+    mkdirSync(join(base, 'flat'));
+    for (let file = 0; file < 100; file++) writeFileSync(join(base, 'flat', `${file}.md`), `note ${file}\n`);
+    const directories = new AllowedDirectories([base]);
+    const root = directories.roots[0] as string;
+    let slow = false;
+    // Each meet costs 2 ms here (rows a page at a time, many pages): 100 unchanged files take 200 ms in all.
+    class Slow extends StoredFileCursor {
+      override meet(path: string) {
+        const until = performance.now() + (slow ? 2 : 0);
+        while (performance.now() < until) {}
+        return super.meet(path);
+      }
+    }
+    const writer = { ...sqliteWriter(database), storedFilesUnder: async () => new Slow(database, root) };
+    const indexer = new Indexer(writer, directories, { maxFileSize: 1024 * 1024 });
+    await indexer.refresh(root);
+    slow = true;
+    let longest = 0;
+    let last = performance.now();
+    const ticks = setInterval(() => {
+      longest = Math.max(longest, performance.now() - last);
+      last = performance.now();
+    }, 1);
+    try {
+      expect(await indexer.refresh(root)).toMatchObject({ unchanged: 100 });
+    } finally {
+      clearInterval(ticks);
+    }
+    longest = Math.max(longest, performance.now() - last);
+    // Slices of 10 ms: the timer waits about that long (a loaded machine more), not the whole 200 ms.
+    expect(longest).toBeLessThan(100);
+  });
+
   it('stops at the next page when cancelled while it asks again, keeping what it removed', async () => {
     const controller = new AbortController();
     let asked = 0;
