@@ -5,6 +5,8 @@ export interface FileReference {
   exists: boolean;
 }
 
+/** The messages a bundle test sends a server over stdio: the 2025-11-25 handshake, then tools/list as request 2. */
+export const toolsListHandshake: { id?: number; method: string; params?: Record<string, unknown> }[];
 /** The source files (relative to the package: `src/server.ts`) bundled into `files`, read from their source maps. */
 export function bundledSources(packageRoot: string, files: string[]): string[];
 /** Every `new URL('./file.js', import.meta.url)` of the package's sources (tests aside) and bundle. */

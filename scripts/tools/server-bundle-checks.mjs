@@ -15,6 +15,17 @@ function scripts(folder, suffix) {
     .sort();
 }
 
+/** The messages a bundle test sends a server over stdio: the 2025-11-25 handshake, then tools/list as request 2. */
+export const toolsListHandshake = [
+  {
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bundle-test', version: '1' } },
+  },
+  { method: 'notifications/initialized' },
+  { id: 2, method: 'tools/list' },
+];
+
 /**
  * The source files (relative to the package: `src/server.ts`) bundled into `files` (absolute paths of `.js` files
  * under `packageRoot/dist/`), read from their source maps. A file without a source map throws unless it is only

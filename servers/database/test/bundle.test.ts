@@ -7,26 +7,17 @@ import {
   distFiles,
   fileReferences,
   modulesLoadedBefore,
+  toolsListHandshake,
 } from '../../../scripts/tools/server-bundle-checks.mjs';
 import { binPath, makeFixture } from './fixtures.js';
 
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
 
-const handshake = [
-  {
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bundle-test', version: '1' } },
-  },
-  { method: 'notifications/initialized' },
-  { id: 2, method: 'tools/list' },
-];
-
 describe('the bundled build (ADR 0021)', () => {
   const fixture = makeFixture();
   afterAll(() => fixture.cleanup());
 
-  it('has the worker process entry the SQLite engine forks where the bundle and src/ name it', () => {
+  it('has the worker process entry the SQLite engine starts where the bundle and src/ name it', () => {
     const references = fileReferences(packageRoot);
     expect(references.filter((reference) => !reference.exists)).toEqual([]);
     // Named once in src/ (the engine) and once in the bundle (the chunk that holds the engine's code).
@@ -38,7 +29,7 @@ describe('the bundled build (ADR 0021)', () => {
   });
 
   it('answers tools/list from the bin after reading a few bundled files', async () => {
-    const run = await modulesLoadedAnswering([binPath, fixture.file], handshake, { preload: answerMarker(2) });
+    const run = await modulesLoadedAnswering([binPath, fixture.file], toolsListHandshake, { preload: answerMarker(2) });
     expect(run.exit).toBe(0);
     // The first worker process loads its channel (`import()`, a chunk and its facade, named after the module); its
     // timer can fire before the answer on a loaded machine, so those files do not count.

@@ -7,22 +7,13 @@ import {
   distFiles,
   fileReferences,
   modulesLoadedBefore,
+  toolsListHandshake,
 } from '../../../scripts/tools/server-bundle-checks.mjs';
 import { createFixture } from './fixture.js';
 
 // These tests read the built bundle: `pnpm build` (or turbo) first.
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
 const bin = fileURLToPath(new URL('../bin/mcpkit-filesystem.js', import.meta.url));
-
-const handshake = [
-  {
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bundle-test', version: '1' } },
-  },
-  { method: 'notifications/initialized' },
-  { id: 2, method: 'tools/list' },
-];
 
 describe('the bundled build (ADR 0021)', () => {
   const fixture = createFixture();
@@ -40,7 +31,7 @@ describe('the bundled build (ADR 0021)', () => {
   });
 
   it('answers tools/list from the bin after reading a few bundled files', async () => {
-    const run = await modulesLoadedAnswering([bin, fixture.root], handshake, { preload: answerMarker(2) });
+    const run = await modulesLoadedAnswering([bin, fixture.root], toolsListHandshake, { preload: answerMarker(2) });
     expect(run.exit).toBe(0);
     const files = distFiles(packageRoot, modulesLoadedBefore(run.stderr, 2));
     const sources = bundledSources(packageRoot, files);

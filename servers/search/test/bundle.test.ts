@@ -10,22 +10,13 @@ import {
   distFiles,
   fileReferences,
   modulesLoadedBefore,
+  toolsListHandshake,
 } from '../../../scripts/tools/server-bundle-checks.mjs';
 
 // These tests read the built bundle: `pnpm build` (or turbo) first.
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
 const bin = fileURLToPath(new URL('../bin/mcpkit-search.js', import.meta.url));
 const corpus = fileURLToPath(new URL('./fixtures/company/', import.meta.url));
-
-const handshake = [
-  {
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bundle-test', version: '1' } },
-  },
-  { method: 'notifications/initialized' },
-  { id: 2, method: 'tools/list' },
-];
 
 let workspace: string;
 beforeAll(async () => {
@@ -52,7 +43,7 @@ describe('the bundled build (ADR 0021)', () => {
   it('answers tools/list from the bin after reading a few bundled files', async () => {
     const run = await modulesLoadedAnswering(
       [bin, '--index-file', join(workspace, 'index.sqlite'), '--no-watch', corpus],
-      handshake,
+      toolsListHandshake,
       { preload: answerMarker(2) },
     );
     expect(run.exit).toBe(0);
