@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabaseServer } from '../src/server.js';
 import { makeFixture } from './fixtures.js';
-import { watchWorkerPeak, workerProcesses } from './worker-processes.js';
+import { cpuTicks, watchWorkerPeak, workerProcesses } from './worker-processes.js';
 
 /** Latencies of a cheap request sent every 50 ms until `until` settles, in ms. */
 async function probe(send: () => Promise<unknown>, until: Promise<unknown>): Promise<number[]> {
@@ -29,18 +28,6 @@ async function probe(send: () => Promise<unknown>, until: Promise<unknown>): Pro
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-/** CPU time (user + system) a process has used, in clock ticks; undefined once it is gone or a zombie. */
-function cpuTicks(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] === 'Z') return undefined;
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined;
-  }
 }
 
 const runaway = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';

@@ -16,14 +16,15 @@ export function workerProcesses(): number[] {
     .map(Number);
 }
 
-/** The CPU time a process has used, in clock ticks (user and system, from /proc), or 0 when it is gone. */
-export function cpuTicks(pid: number): number {
+/** CPU time (user + system) a process has used, in clock ticks; undefined once it is gone or a zombie. */
+export function cpuTicks(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z') return undefined;
     return Number(fields[11]) + Number(fields[12]);
   } catch {
-    return 0;
+    return undefined;
   }
 }
 

@@ -84,7 +84,7 @@ describe('opening a SQLite engine', () => {
     runaway.catch(() => {});
     // The statement runs (its worker's CPU climbs) when the engine closes.
     await expect
-      .poll(() => workerProcesses().some((pid) => cpuTicks(pid) > 20), { timeout: 10_000, interval: 20 })
+      .poll(() => workerProcesses().some((pid) => (cpuTicks(pid) ?? 0) > 20), { timeout: 10_000, interval: 20 })
       .toBe(true);
     const closedAt = performance.now();
     await engine.close();
