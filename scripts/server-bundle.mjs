@@ -9,7 +9,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** `new URL('<relative path>', import.meta.url)`, a file named relative to the module's own. */
-const relativeFileUrl = /new URL\(\s*(['"])(\.\.?\/[^'"]+)\1\s*,\s*import\.meta\.url\s*\)/g;
+export const relativeFileUrl = /new URL\(\s*(['"])(\.\.?\/[^'"]+)\1\s*,\s*import\.meta\.url\s*\)/g;
 
 /** `createRequire(import.meta.url)`: a require that resolves packages from the module's folder, no file of src/. */
 const packageRequire = /createRequire\(\s*import\.meta\.url\s*\)/g;

@@ -4,8 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const relativeFileUrl = /new URL\(\s*(['"])(\.\.?\/[^'"]+\.js)\1\s*,\s*import\.meta\.url\s*\)/g;
+import { relativeFileUrl } from '../server-bundle.mjs';
 
 /** The `.js` files under `folder`, relative to it. */
 function scripts(folder, suffix) {
@@ -60,6 +59,7 @@ export function fileReferences(packageRoot) {
       if (file.endsWith('.test.ts')) continue;
       const path = join(packageRoot, folder, file);
       for (const match of readFileSync(path, 'utf8').matchAll(relativeFileUrl)) {
+        if (!match[2].endsWith('.js')) continue; // a data file (../package.json), no module
         const named = resolve(dirname(path), match[2]);
         const target = folder === 'src' ? join(packageRoot, 'dist', relative(join(packageRoot, 'src'), named)) : named;
         found.push({

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bundledSources, distFiles } from '../../../scripts/tools/server-bundle-checks.mjs';
 import { modulesLoadedAnswering } from '../src/testing/modules-loaded.js';
 import { expectFreshBundle } from './support/fresh-bundle.js';
 
@@ -8,7 +8,8 @@ import { expectFreshBundle } from './support/fresh-bundle.js';
 beforeAll(expectFreshBundle);
 
 const server = fileURLToPath(new URL('./fixtures/cold-start-server.mjs', import.meta.url));
-const packageDist = fileURLToPath(new URL('../dist/', import.meta.url));
+const packageRoot = fileURLToPath(new URL('../', import.meta.url));
+const packageDist = `${packageRoot}dist/`;
 
 /**
  * What the first tools/list needs none of (ADR 0020): each is loaded by the first request that uses it (the tests of
@@ -28,22 +29,6 @@ const sourcesLoadedOnFirstUse = [
   'src/auth/resource-server.ts',
 ];
 
-/**
- * The kit's source files (relative to the package) bundled into the loaded files of its `dist/`. A file without a
- * source map must be only imports and exports (an entry that re-exports its chunks), or this reading would miss code.
- */
-function kitSources(files: string[]): string[] {
-  return files.flatMap((file) => {
-    if (!existsSync(`${file}.map`)) {
-      const code = readFileSync(file, 'utf8').split('\n');
-      expect(code.filter((line) => line !== '' && !/^(import|export) .*;$/.test(line))).toEqual([]);
-      return [];
-    }
-    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
-    return map.sources.map((source) => fileURLToPath(new URL(source, `file://${file}`)).slice(packageDist.length - 5));
-  });
-}
-
 const initialize = {
   id: 1,
   method: 'initialize',
@@ -58,14 +43,11 @@ describe('cold start of a kit server', () => {
     );
     expect(run.exit).toBe(0);
     const listing = run.modules;
-    const kitFiles = listing
-      .filter((url) => url.startsWith('file://'))
-      .map((url) => fileURLToPath(url))
-      .filter((path) => path.startsWith(packageDist));
+    const kitFiles = distFiles(packageRoot, listing);
     // The log works: the kit's entry and the SDK's server were seen.
     expect(kitFiles).toContain(`${packageDist}index.js`);
     expect(listing.some((url) => url.includes('@modelcontextprotocol/server'))).toBe(true);
-    const sources = kitSources(kitFiles);
+    const sources = bundledSources(packageRoot, kitFiles);
     expect(sources).toContain('src/create-server.ts');
     // The entry is bundled (ADR 0020): a handful of files, not one per module (38 before the bundle).
     expect(kitFiles.length).toBeLessThanOrEqual(6);
