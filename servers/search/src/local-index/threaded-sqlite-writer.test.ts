@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { IndexDatabase } from './index-database.js';
 import { LocalIndex } from './local-index.js';
@@ -242,4 +243,52 @@ it.skipIf(process.platform === 'win32')(
       await index.close();
     }
   },
+);
+
+it.skipIf(process.platform === 'win32')(
+  'returns from close when its threads end even if a thread fails while close waits for them (one wait, not two)',
+  async () => {
+    const hung = hungMount();
+    const database = new IndexDatabase(join(base, 'index.sqlite'));
+    // A grace period far longer than the threads take to end once released: close must not wait it out.
+    const closeGraceMs = 8000;
+    const writer = threadedSqliteWriter({
+      database,
+      roots: [join(base, 'docs')],
+      maxFileSize: 1 << 20,
+      closeGraceMs,
+      preparationModule: hung.preparationModule,
+    });
+    const terminate = Worker.prototype.terminate;
+    let failed = false;
+    // Node reports a thread's last uncaught error (or its running out of heap) as it ends: here the stuck preparing
+    // thread reports one just after close asked it to end, which stops the threads a second time.
+    vi.spyOn(Worker.prototype, 'terminate').mockImplementation(function (this: Worker) {
+      const ending = terminate.call(this);
+      if (!failed) {
+        failed = true;
+        setImmediate(() => this.emit('error', new Error('a late failure of the stuck thread')));
+      }
+      return ending;
+    });
+    try {
+      const note = { path: join(base, 'docs', 'note-1.md'), size: 20, mtimeMs: 0, isNew: true };
+      const write = writer.indexFiles(join(base, 'docs'), [note]);
+      write.catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the thread is in its read by now
+      const closing = writer.close();
+      await vi.waitFor(() => expect(failed).toBe(true));
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the late failure has stopped the threads again
+      const released = performance.now();
+      hung.release(); // the stuck read returns and the thread ends
+      await closing;
+      // The thread ends within milliseconds of its release; before the fix close waited out all 8 s.
+      expect(performance.now() - released).toBeLessThan(closeGraceMs / 2);
+      await expect(write).rejects.toThrow('The index writer is closed.');
+    } finally {
+      hung.release();
+      database.close();
+    }
+  },
+  20_000,
 );

@@ -41,6 +41,8 @@ interface Threads {
   commands: Map<number, { resolve(result: unknown): void; reject(error: Error): void }>;
   batches: Map<number, { resolve(counts: BatchCounts): void; reject(error: Error): void }>;
   commits: Map<number, { resolve(): void; reject(error: Error): void }>;
+  /** Set by the first `stopThreads`: every later stop of these threads waits on this one. */
+  stopped?: Promise<void>;
 }
 
 /**
@@ -92,6 +94,11 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
    * both threads have ended, or after the grace period: a thread blocked in a system call ends only when the call
    * returns, so it is left behind (the process cannot exit before that call returns: Node 20 waits for its threads,
    * referenced or not). Close awaits this; a thread's failure or a stopped run's give-up does not.
+   *
+   * Stops of the same threads share one wait: a thread that fails while close waits (Node reports a thread's last
+   * uncaught error, or its running out of heap, as it exits) stops them again, and that second stop must not take away
+   * the first one's `terminate()` listeners, which would leave close waiting out its grace period after the threads
+   * ended.
    */
   function stopThreads(started: Threads, error: Error): Promise<void> {
     failWaiting(started, error);
@@ -99,6 +106,12 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       current = undefined;
       threads = undefined;
     }
+    started.stopped ??= endThreads(started);
+    return started.stopped;
+  }
+
+  /** Terminates `started`'s threads once; settles when both ended or after the grace period. */
+  function endThreads(started: Threads): Promise<void> {
     const workers = [started.preparation, started.writer];
     const ended = workers.map((worker) => {
       // Their exit is this stop's own now, not a failure to report ('error' stays listened to: unheard, it throws).
