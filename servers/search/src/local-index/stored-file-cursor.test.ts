@@ -110,6 +110,17 @@ describe('StoredFileCursor', () => {
     expect(answers.length).toBe(7); // 26 rows in pages of 4
   });
 
+  it('refuses a page of fewer than one row, which would answer askAgain for good', () => {
+    store('kept.md');
+    for (const pageRows of [0, -1, 0.5, Number.NaN]) {
+      expect(() => new StoredFileCursor(database, directory, pageRows)).toThrow(
+        `A stored-file cursor reads at least one row a page (asked for ${pageRows}).`,
+      );
+    }
+    // One row a page is the least that gets anywhere.
+    expect(meet(new StoredFileCursor(database, directory, 1), 'kept.md')).toMatchObject({ id: idOf('kept.md') });
+  });
+
   it('reports a file stored where the directory now is as gone', async () => {
     store('docs', directory);
     const cursor = new StoredFileCursor(database, directory);

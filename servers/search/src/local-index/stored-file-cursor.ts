@@ -29,6 +29,10 @@ export class StoredFileCursor implements StoredFiles {
     directory: string,
     private readonly pageRows = defaultPageRows,
   ) {
+    // A page of no rows would never reach the end: every `meet` would answer `askAgain`, for good.
+    if (!Number.isInteger(pageRows) || pageRows < 1) {
+      throw new RangeError(`A stored-file cursor reads at least one row a page (asked for ${pageRows}).`);
+    }
     const prefix = directory.endsWith(sep) ? directory : directory + sep;
     this.after = prefix;
     this.before = prefix.slice(0, -1) + String.fromCharCode(sep.charCodeAt(0) + 1);
