@@ -163,24 +163,33 @@ try {
     }
   }
   const loadAtEnd = loadavg()[0];
-  console.log(`| server | wall (ms) | / bare SDK | server CPU (ms) | / bare SDK |`);
-  console.log('| --- | ---: | ---: | ---: | ---: |');
+  // Two statistics per server: the ratio of the medians, and the paired one, the median over rounds of this server's
+  // sample divided by its floor's sample of the same round. The rounds are seconds apart and the load changes between
+  // them; the two samples of one round ran back to back, so their quotient cancels most of what the round's load did.
+  console.log('| server | wall (ms) | / bare SDK | paired | server CPU (ms) | / bare SDK | paired |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const paired = (values, floors) => median(values.map((value, round) => value / floors[round]));
   for (const pair of ['echo', 'search', 'database', 'filesystem']) {
     const floorIndex = measured.findIndex((server) => server.pair === pair && server.floor);
     if (floorIndex === -1) continue;
-    const floorMs = median(samples[floorIndex].ms);
-    const floorCpu = median(samples[floorIndex].cpuMs);
+    const floor = samples[floorIndex];
+    const floorMs = median(floor.ms);
+    const floorCpu = median(floor.cpuMs);
     measured.forEach((server, index) => {
       if (server.pair !== pair) return;
-      const ms = median(samples[index].ms);
-      const cpu = median(samples[index].cpuMs);
+      const { ms: allMs, cpuMs: allCpu } = samples[index];
+      const ms = median(allMs);
+      const cpu = median(allCpu);
+      const cells = server.floor
+        ? ['', '']
+        : [`${paired(allMs, floor.ms).toFixed(2)}x`, `${paired(allCpu, floor.cpuMs).toFixed(2)}x`];
       console.log(
-        `| ${server.name} | ${ms.toFixed(1)} | ${(ms / floorMs).toFixed(2)}x | ${cpu.toFixed(1)} | ${(cpu / floorCpu).toFixed(2)}x |`,
+        `| ${server.name} | ${ms.toFixed(1)} | ${(ms / floorMs).toFixed(2)}x | ${cells[0]} | ${cpu.toFixed(1)} | ${(cpu / floorCpu).toFixed(2)}x | ${cells[1]} |`,
       );
     });
   }
   console.log(
-    `\n${rounds} rounds, rotating order, medians; Node ${process.version}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end (2 cores).`,
+    `\n${rounds} rounds, rotating order, medians; paired: the median over rounds of the server's sample / its floor's in the same round; Node ${process.version}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end (2 cores).`,
   );
 } finally {
   rmSync(workspace, { recursive: true, force: true });
