@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The floor of the cold-start row: a bare SDK 2.x McpServer over stdio that lists the very tools mcpkit-filesystem
-// lists (names, titles, descriptions, input schemas, annotations, read from the JSON file given as the argument,
-// which small-ops.mjs writes from mcpkit's own tools/list) and does nothing else. Schemas become zod objects at start,
-// as a hand-written SDK server's would be.
+// lists (names, titles, descriptions, input and output schemas, annotations, read from the JSON file given as the
+// argument, which small-ops.mjs and bench/kit/cold-start.mjs write from mcpkit's own tools/list) and does nothing
+// else. Schemas become zod objects at start, as a hand-written SDK server's would be.
 //
 //   node bench/filesystem/bare-sdk-server.mjs TOOLS.json
 import { readFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ serveStdio(() => {
         title: tool.title,
         description: tool.description,
         inputSchema: z.fromJSONSchema(tool.inputSchema),
+        ...(tool.outputSchema ? { outputSchema: z.fromJSONSchema(tool.outputSchema) } : {}),
         annotations: tool.annotations,
       },
       () => ({ content: [{ type: 'text', text: 'not implemented' }] }),
