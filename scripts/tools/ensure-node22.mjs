@@ -2,7 +2,8 @@
 // Installs the tools that need Node >= 22 (the MCP conformance suite, the MCP Inspector) into the git-ignored .tools
 // folder, from the npm registry only: Node 22 itself comes from the `node` npm package, which ships the binary.
 // Idempotent and fast when everything is present; safe to run from several test processes at once (each install goes
-// to a temporary folder that is renamed into place).
+// to a temporary folder that is renamed into place). A failed install keeps npm's logs in .tools/logs and its error
+// quotes them, naming the cause when npm could not verify the registry's TLS certificate (docs/decisions/0022).
 //
 // Command line:
 //   node scripts/tools/ensure-node22.mjs                      prints the path of the Node 22 binary
@@ -14,8 +15,8 @@
 //   const { bins } = ensureNpmTool('@modelcontextprotocol/conformance@0.2.0-alpha.12'); // bins.conformance = its entry
 //   spawn(node, [bins.conformance, 'server', '--url', url]);
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository's git-ignored tools folder (MCPKIT_TOOLS_DIR overrides it, e.g. to try a fresh install). */
@@ -30,18 +31,97 @@ function log(message) {
   process.stderr.write(`ensure-node22: ${message}\n`);
 }
 
+/** How long one `npm install` may take; MCPKIT_NPM_INSTALL_TIMEOUT_MS overrides it. */
+const installTimeoutMs = Number(process.env.MCPKIT_NPM_INSTALL_TIMEOUT_MS ?? 300_000);
+
+/** npm's error codes for a certificate chain it cannot verify, as its log names them. */
+const certificateErrors =
+  /\b(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_UNTRUSTED|CERT_HAS_EXPIRED|ERR_TLS_CERT_ALTNAME_INVALID)\b/;
+
+/**
+ * Reads the npm logs in `logsDirectory` (the install's own and those of npm processes its install scripts ran) and
+ * returns their last `count` lines at level http or above, and the first certificate error they name.
+ */
+function readInstallLogs(logsDirectory, count = 30) {
+  let files = [];
+  try {
+    files = readdirSync(logsDirectory).filter((name) => name.endsWith('.log'));
+  } catch {
+    return { lines: [], certificateError: undefined };
+  }
+  const lines = [];
+  for (const name of files.sort()) {
+    for (const line of readFileSync(join(logsDirectory, name), 'utf8').split('\n')) {
+      // npm's warnings about pnpm's npm_config_* variables it does not know say nothing about the install.
+      if (/^\d+ warn Unknown \w+ config /.test(line)) continue;
+      if (/^\d+ (http|warn|error|info run) /.test(line)) lines.push(line.replace(/^\d+ /, ''));
+    }
+  }
+  const certificateError = lines.map((line) => certificateErrors.exec(line)?.[1]).find(Boolean);
+  return { lines: lines.slice(-count), certificateError };
+}
+
+/** What to do when npm could not verify the registry's certificate (`code`). */
+function certificateAdvice(code) {
+  return (
+    `npm could not verify the registry's TLS certificate (${code}): something on this network presents a ` +
+    'certificate authority this Node does not trust, and npm retries each request for about a minute before it ' +
+    'gives up or falls back to its cache. Give npm that authority with `npm config set cafile <file>` (user ' +
+    '.npmrc), or set NODE_EXTRA_CA_CERTS=<file> (turbo passes it on to the tests).'
+  );
+}
+
+/** The error for an install that failed or ran out of time, with what npm's logs say about why. */
+function installError(specs, error, logsDirectory) {
+  let how = `failed (${error.status == null ? `${error.code ?? 'signal'} ${error.signal ?? ''}`.trim() : `exit code ${error.status}`})`;
+  if (error.code === 'ETIMEDOUT') how = `did not finish in ${Math.round(installTimeoutMs / 1000)} s`;
+  if (error.code === 'ENOENT') how = 'could not start: npm is not on PATH';
+  const { lines, certificateError } = readInstallLogs(logsDirectory);
+  const parts = [`npm install ${specs.join(' ')} ${how}.`];
+  if (certificateError) parts.push(certificateAdvice(certificateError));
+  if (lines.length > 0) parts.push(`The end of npm's log (${logsDirectory}):\n  ${lines.join('\n  ')}`);
+  else {
+    const stderr = String(error.stderr ?? '')
+      .trim()
+      .split('\n')
+      .slice(-15)
+      .join('\n  ');
+    parts.push(stderr ? `npm wrote no log; its stderr:\n  ${stderr}` : 'npm wrote no log and nothing on stderr.');
+  }
+  return new Error(parts.join('\n'), { cause: error });
+}
+
 /** Installs `specs` with npm into `directory` unless `isReady()` already holds; atomic under concurrent callers. */
 function installInto(directory, specs, isReady) {
   if (isReady()) return;
   mkdirSync(toolsDirectory, { recursive: true });
-  const staging = `${directory}.staging-${process.pid}-${Date.now()}`;
+  const attempt = `${process.pid}-${Date.now()}`;
+  const staging = `${directory}.staging-${attempt}`;
+  // Each install logs into its own folder, kept when it fails; npm passes --logs-dir and --loglevel on to the npm
+  // that an install script runs (node@22's preinstall installs the platform's binary package that way).
+  const logsDirectory = join(toolsDirectory, 'logs', `${basename(directory)}-${attempt}`);
   log(`installing ${specs.join(' ')} into ${directory}`);
   try {
     execFileSync(
       'npm',
-      ['install', '--prefix', staging, '--no-audit', '--no-fund', '--loglevel=error', '--no-save', ...specs],
-      { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 },
+      [
+        'install',
+        '--prefix',
+        staging,
+        '--no-audit',
+        '--no-fund',
+        '--no-save',
+        '--loglevel=http',
+        `--logs-dir=${logsDirectory}`,
+        ...specs,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'], timeout: installTimeoutMs, maxBuffer: 64 * 1024 * 1024 },
     );
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw installError(specs, error, logsDirectory);
+  }
+  try {
     try {
       renameSync(staging, directory);
     } catch {
@@ -55,7 +135,15 @@ function installInto(directory, specs, isReady) {
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  if (!isReady()) throw new Error(`installing ${specs.join(' ')} did not produce a working install in ${directory}`);
+  if (!isReady()) {
+    throw new Error(
+      `installing ${specs.join(' ')} did not produce a working install in ${directory} (npm's log: ${logsDirectory})`,
+    );
+  }
+  // A warm cache hides a certificate failure (npm serves its stale copy after the retries) but not its cost.
+  const { certificateError } = readInstallLogs(logsDirectory);
+  if (certificateError) log(`${certificateAdvice(certificateError)} (log kept in ${logsDirectory})`);
+  else rmSync(logsDirectory, { recursive: true, force: true });
 }
 
 /** Returns the absolute path of a Node 22 binary, installing the `node` npm package into .tools/node22 if needed. */

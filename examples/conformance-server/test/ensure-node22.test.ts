@@ -1,0 +1,123 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runToEnd } from '../../../scripts/tools/run-to-end.mjs';
+
+// How scripts/tools/ensure-node22.mjs reports an npm install that fails or stalls (docs/decisions/0022), with a
+// stand-in `npm` first on PATH that writes a log as npm does (`<n> <level> <message>` lines under --logs-dir).
+const ensureNode22 = fileURLToPath(new URL('../../../scripts/tools/ensure-node22.mjs', import.meta.url));
+
+// The stand-in's behaviour is picked by FAKE_NPM: certificate (fails as npm does when a TLS-intercepting proxy's
+// authority is not trusted), stale (the same retries, then succeeds from its cache), stall (never ends), install.
+const fakeNpm = `#!${process.execPath}
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const args = process.argv.slice(2);
+const prefix = args[args.indexOf('--prefix') + 1];
+const logs = args.find((argument) => argument.startsWith('--logs-dir=')).slice('--logs-dir='.length);
+const spec = args[args.length - 1];
+const name = spec.slice(0, spec.lastIndexOf('@'));
+const mode = process.env.FAKE_NPM;
+mkdirSync(logs, { recursive: true });
+const log = ['0 verbose cli npm install ' + spec, '1 silly noise', '2 warn Unknown env config "catalog".'];
+if (mode === 'certificate' || mode === 'stale') {
+  for (const attempt of [1, 2, 3]) {
+    log.push(log.length + ' http fetch GET https://registry.npmjs.org/' + name + ' attempt ' + attempt + ' failed with SELF_SIGNED_CERT_IN_CHAIN');
+  }
+}
+if (mode === 'certificate') log.push(log.length + ' error code SELF_SIGNED_CERT_IN_CHAIN');
+else log.push(log.length + ' http fetch GET 200 https://registry.npmjs.org/' + name + ' 12ms (cache updated)');
+writeFileSync(join(logs, '2026-01-01T00_00_00_000Z-debug-0.log'), log.join('\\n') + '\\n');
+if (mode === 'certificate') {
+  process.stderr.write('npm error code SELF_SIGNED_CERT_IN_CHAIN\\n');
+  process.exit(1);
+}
+if (mode === 'stall') setInterval(() => {}, 1000);
+else {
+  const folder = join(prefix, 'node_modules', ...name.split('/'));
+  mkdirSync(join(folder, 'bin'), { recursive: true });
+  if (name === 'node') {
+    writeFileSync(join(folder, 'bin', 'node'), '#!/bin/sh\\necho v22.99.0\\n', { mode: 0o755 });
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: '22.99.0' }));
+  } else {
+    writeFileSync(join(folder, 'bin', 'tool.js'), '');
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: spec.slice(name.length + 1), bin: { tool: 'bin/tool.js' } }));
+  }
+}
+`;
+
+let directory = '';
+let tools = '';
+
+function run(mode: string, extra: Record<string, string> = {}) {
+  const env = {
+    ...process.env,
+    PATH: `${join(directory, 'bin')}${delimiter}${process.env.PATH ?? ''}`,
+    MCPKIT_TOOLS_DIR: tools,
+    FAKE_NPM: mode,
+    ...extra,
+  };
+  return runToEnd(process.execPath, [ensureNode22, '--json', '--tool', '@example/tool@1.2.3'], { env });
+}
+
+function logFolders() {
+  return existsSync(join(tools, 'logs')) ? readdirSync(join(tools, 'logs')) : [];
+}
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'mcpkit-ensure-node22-'));
+  tools = join(directory, 'tools');
+  mkdirSync(join(directory, 'bin'));
+  writeFileSync(join(directory, 'bin', 'npm'), fakeNpm);
+  chmodSync(join(directory, 'bin', 'npm'), 0o755);
+});
+
+afterEach(() => {
+  rmSync(directory, { recursive: true, force: true });
+});
+
+describe('ensure-node22', () => {
+  it('installs Node 22 and a tool, prints their paths, and keeps no log of a clean install', async () => {
+    const { code, output } = await run('install');
+    expect(code, output).toBe(0);
+    const printed = JSON.parse(output.slice(output.indexOf('{')));
+    expect(printed.node).toBe(join(tools, 'node22', 'node_modules', 'node', 'bin', 'node'));
+    expect(printed.tools['@example/tool'].bins.tool).toBe(
+      join(tools, 'npm', '@example__tool@1.2.3', 'node_modules', '@example', 'tool', 'bin', 'tool.js'),
+    );
+    expect(logFolders()).toEqual([]);
+  });
+
+  it('says that npm could not verify the certificate, quotes the log and keeps it, when the install fails', async () => {
+    const { code, output } = await run('certificate');
+    expect(code, output).not.toBe(0);
+    expect(output).toContain('npm install node@22 failed (exit code 1).');
+    expect(output).toContain("npm could not verify the registry's TLS certificate (SELF_SIGNED_CERT_IN_CHAIN)");
+    expect(output).toContain('NODE_EXTRA_CA_CERTS');
+    expect(output).toContain('http fetch GET https://registry.npmjs.org/node attempt 3 failed with SELF_SIGNED');
+    expect(output).not.toContain('silly noise');
+    expect(output).not.toContain('Unknown env config');
+    const folders = logFolders();
+    expect(folders).toHaveLength(1);
+    expect(output).toContain(join(tools, 'logs', folders[0] ?? ''));
+    expect(readdirSync(tools).filter((name) => name.includes('.staging-'))).toEqual([]);
+  });
+
+  it('names the time limit and quotes the log when the install stalls', async () => {
+    const { code, output } = await run('stall', { MCPKIT_NPM_INSTALL_TIMEOUT_MS: '1000' });
+    expect(code, output).not.toBe(0);
+    expect(output).toContain('npm install node@22 did not finish in 1 s.');
+    expect(output).toContain("The end of npm's log");
+    expect(output).toContain('http fetch GET 200 https://registry.npmjs.org/node 12ms (cache updated)');
+    expect(output).not.toContain('TLS certificate');
+  });
+
+  it('warns about the certificate and keeps the log when npm succeeded only from its cache', async () => {
+    const { code, output } = await run('stale');
+    expect(code, output).toBe(0);
+    expect(output).toContain("npm could not verify the registry's TLS certificate (SELF_SIGNED_CERT_IN_CHAIN)");
+    expect(logFolders()).toHaveLength(2);
+  });
+});
