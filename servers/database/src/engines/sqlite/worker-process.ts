@@ -69,7 +69,8 @@ export class WorkerProcess {
     stdio[workerChannelFd] = 'pipe';
     this.child = spawn(
       process.execPath,
-      [`--max-old-space-size=${Math.max(32, Math.floor(options.memoryMb * 0.75))}`, entry],
+      // `--expose-gc`: the worker collects a huge request's memory once it has answered it (worker-requests.ts).
+      [`--max-old-space-size=${Math.max(32, Math.floor(options.memoryMb * 0.75))}`, '--expose-gc', entry],
       { stdio },
     );
     this.channel = this.child.stdio[workerChannelFd] as Socket;

@@ -5,6 +5,24 @@ import { DefaultSerializer, deserialize } from 'node:v8';
 const channelFd = 3;
 const lengthBytes = 4;
 const noLength = Buffer.alloc(lengthBytes);
+/** The read buffer's size, enough for any ordinary request; a longer one gets a buffer of its own size while it lasts. */
+export const readBufferBytes = 64 * 1024;
+/**
+ * A request buffer at least this large is collected as soon as it is let go, with the request it held (the process
+ * runs with `--expose-gc`): an idle worker allocates too little for V8 to collect it on its own for a long time.
+ */
+const collectAfterBytes = 8 * 1024 * 1024;
+
+/** Blocking reads and writes of the channel: `readSync` and `writeSync` on its descriptor (tests pass their own). */
+export interface ChannelIo {
+  read(buffer: Buffer, offset: number, length: number): number;
+  write(data: Buffer, offset: number, length: number): number;
+}
+
+const socketIo: ChannelIo = {
+  read: (buffer, offset, length) => readSync(channelFd, buffer, offset, length, null),
+  write: (data, offset, length) => writeSync(channelFd, data, offset, length),
+};
 
 /** A read or write of the channel that a signal interrupted is simply done again. */
 function interrupted(error: unknown): boolean {
@@ -12,7 +30,7 @@ function interrupted(error: unknown): boolean {
 }
 
 /** Writes a reply: its length, then its value serialized. */
-function writeReply(reply: unknown): void {
+function writeReply(io: ChannelIo, reply: unknown): void {
   const serializer = new DefaultSerializer();
   serializer.writeRawBytes(noLength);
   serializer.writeHeader();
@@ -22,7 +40,7 @@ function writeReply(reply: unknown): void {
   let written = 0;
   while (written < data.length) {
     try {
-      written += writeSync(channelFd, data, written, data.length - written);
+      written += io.write(data, written, data.length - written);
     } catch (error) {
       if (!interrupted(error)) throw error;
     }
@@ -30,20 +48,30 @@ function writeReply(reply: unknown): void {
 }
 
 /**
- * Reads each request with a blocking read, answers it with `answer`'s value, and returns when the server closes the
- * channel (it exited, or was killed).
+ * Answers the request in `buffer` from `from` to `to`. A function of its own, so that nothing of the request (its view
+ * of the buffer, its value, the reply) stays in the reading loop's frame once it is answered, where a collection could
+ * not free it.
  */
-export function answerRequests(answer: (request: unknown) => unknown): void {
-  let buffer = Buffer.allocUnsafe(64 * 1024);
+function answerOne(io: ChannelIo, answer: (request: unknown) => unknown, buffer: Buffer, from: number, to: number) {
+  writeReply(io, answer(deserialize(buffer.subarray(from, to))));
+}
+
+/**
+ * Reads each request with a blocking read, answers it with `answer`'s value, and returns when the server closes the
+ * channel (it exited, or was killed). A request longer than the read buffer is read into a buffer of its own size,
+ * which is let go once it has been answered: a worker that once read a statement or parameter of 60 MB kept that
+ * buffer, and so that much resident memory, for the rest of its life.
+ */
+export function answerRequests(answer: (request: unknown) => unknown, io: ChannelIo = socketIo): void {
+  let buffer = Buffer.allocUnsafe(readBufferBytes);
   let start = 0;
   let end = 0;
   for (;;) {
     if (end - start >= lengthBytes) {
       const messageEnd = start + lengthBytes + buffer.readUInt32BE(start);
       if (messageEnd <= end) {
-        const request = deserialize(buffer.subarray(start + lengthBytes, messageEnd));
+        answerOne(io, answer, buffer, start + lengthBytes, messageEnd);
         start = messageEnd;
-        writeReply(answer(request));
         continue;
       }
       // A message longer than the buffer (a long statement): a buffer that holds all of it.
@@ -58,6 +86,11 @@ export function answerRequests(answer: (request: unknown) => unknown): void {
     if (start === end) {
       start = 0;
       end = 0;
+      if (buffer.length > readBufferBytes) {
+        const collect = buffer.length >= collectAfterBytes;
+        buffer = Buffer.allocUnsafe(readBufferBytes);
+        if (collect) (globalThis as { gc?: () => void }).gc?.();
+      }
     } else if (end === buffer.length) {
       buffer.copy(buffer, 0, start, end);
       end -= start;
@@ -65,7 +98,7 @@ export function answerRequests(answer: (request: unknown) => unknown): void {
     }
     let read: number;
     try {
-      read = readSync(channelFd, buffer, end, buffer.length - end, null);
+      read = io.read(buffer, end, buffer.length - end);
     } catch (error) {
       if (interrupted(error)) continue;
       throw error;
