@@ -110,6 +110,11 @@ export default defineConfig({
     dir: 'dist',
     format: 'esm',
     sourcemap: true,
+    // ASCII output without the doc comments (the declarations keep them): V8 holds a module's source as a string for
+    // the life of the process, two bytes a character as soon as one character is not ASCII (an ellipsis, an arrow);
+    // the server chunk was 118 KB held as 236 KB, now 92 KB held as 92 KB (ADR 0020).
+    charset: 'ascii',
+    comments: { jsdoc: false, legal: true, annotation: true },
     cleanDir: true,
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
