@@ -1,4 +1,4 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import type { ResourceServerOptions } from '../auth/resource-server.js';
 import { errorMessage } from '../errors.js';
 import { type LogLevel, logLevels } from '../logger.js';
@@ -195,6 +195,12 @@ function positiveInteger(flag: string, value: string): number {
   }
   return number;
 }
+
+/**
+ * `util.parseArgs`, taken from the built-in itself: an `import` of `node:util` builds its ES module facade, which
+ * reads every export and so loads `MIMEType` too (ADR 0020).
+ */
+const parseArgs = process.getBuiltinModule('node:util').parseArgs;
 
 /** Parses flags and positionals with node:util parseArgs; integers become numbers, mistakes UsageErrors. */
 function parseFlags(flags: Record<string, ServerFlag>, argv: string[]) {
