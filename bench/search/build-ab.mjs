@@ -53,8 +53,9 @@ for (let round = 0; round < Number(values.rounds ?? 3); round++) {
     const threads =
       main === undefined ? '' : `, threads: main ${seconds(main)} s, workers ${workers.map(seconds).join(' / ')} s`;
     const merge = run.mergingAtMs === undefined ? '' : `, merging from ${seconds(run.mergingAtMs)} s`;
+    const written = run.writtenBytes === undefined ? '' : `, ${(run.writtenBytes / 1024 / 1024).toFixed(0)} MB written`;
     console.log(
-      `${name}: ${(run.ms / 1000).toFixed(2)} s wall, ${(run.cpuMs / 1000).toFixed(2)} s CPU (the refresh itself ${(run.report.durationMs / 1000).toFixed(2)} s), peak RSS ${run.maxRssMb.toFixed(0)} MB${threads}${merge}, ${run.report.added} added, ${run.report.unchanged} unchanged, load ${loadavg()[0].toFixed(1)}`,
+      `${name}: ${(run.ms / 1000).toFixed(2)} s wall, ${(run.cpuMs / 1000).toFixed(2)} s CPU (the refresh itself ${(run.report.durationMs / 1000).toFixed(2)} s), peak RSS ${run.maxRssMb.toFixed(0)} MB${threads}${merge}${written}, ${run.report.added} added, ${run.report.unchanged} unchanged, load ${loadavg()[0].toFixed(1)}`,
     );
     clear();
   }

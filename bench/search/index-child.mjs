@@ -3,7 +3,8 @@
 //   INDEX: an SQLite file, or a postgres:// URL; MODULE: another build's dist/index.js (a copy of an older dist/ beside
 //   a package.json and a node_modules link), for a before/after in the same minutes.
 // Also printed: the CPU time of the JavaScript threads (Linux: the main thread, then the index writer's two worker
-// threads, busiest first: storing, then preparing) and when the run started merging, from its progress.
+// threads, busiest first: storing, then preparing), when the run started merging, from its progress, and the bytes
+// the process wrote (Linux: the index file, its WAL and checkpoints; unlike CPU time, the same whatever the load).
 import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -32,6 +33,16 @@ function javascriptThreads() {
     .map((thread) => thread.cpuMs);
 }
 
+/** Bytes this process passed to write() so far (Linux), whatever the load: the file, its WAL and the checkpoints. */
+function writtenBytes() {
+  if (process.platform !== 'linux') return undefined;
+  const line = readFileSync('/proc/self/io', 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('wchar:'));
+  return line === undefined ? undefined : Number(line.slice('wchar:'.length));
+}
+
+const writtenBefore = writtenBytes();
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
 const index = openSearchIndex({
@@ -47,6 +58,7 @@ const [report] = await index.indexing.refreshAll({
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 const threadsCpuMs = javascriptThreads();
+const writtenAfter = writtenBytes();
 await index.close();
 console.log(
   JSON.stringify({
@@ -55,6 +67,7 @@ console.log(
     maxRssMb: process.resourceUsage().maxRSS / 1024,
     threadsCpuMs,
     mergingAtMs,
+    writtenBytes: writtenAfter === undefined ? undefined : writtenAfter - writtenBefore,
     report,
   }),
 );
