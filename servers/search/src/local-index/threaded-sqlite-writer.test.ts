@@ -108,7 +108,7 @@ it('keeps indexing its other folders when one of them is removed', async () => {
   }
 });
 
-it('puts back the settings that a bulk load which died left in the file (automatic merging off, a large buffer)', async () => {
+it('puts back the settings that a bulk load which died left in the file (merging deferred, a large buffer)', async () => {
   const database = new IndexDatabase(join(base, 'index.sqlite'));
   database.setAutomerge(false);
   database.setPendingTermBytes(16 * 1024 * 1024);
@@ -119,7 +119,7 @@ it('puts back the settings that a bulk load which died left in the file (automat
     const settings = Object.fromEntries(
       database.connection.prepare('SELECT k, v FROM passages_config').raw().all() as [string, unknown][],
     );
-    expect(settings).toMatchObject({ automerge: 4, hashsize: 1024 * 1024 });
+    expect(settings).toMatchObject({ automerge: 4, crisismerge: 16, hashsize: 1024 * 1024 });
   } finally {
     await writer.close();
     database.close();
