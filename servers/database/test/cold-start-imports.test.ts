@@ -14,11 +14,21 @@ const logNumberFormats = `Intl.NumberFormat = new Proxy(Intl.NumberFormat, {
   },
 });`;
 
+/** Run before the server: names on stderr the built-ins `node:child_process` and `node:v8` if loaded at the answer to id 2. */
+const logWorkerBuiltins = `const writeOut = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  if (String(chunk).includes('"id":2')) {
+    for (const name of ['child_process', 'v8'])
+      if (process.moduleLoadList.includes('NativeModule ' + name)) process.stderr.write('built-in loaded: ' + name + '\\n');
+  }
+  return writeOut(chunk, ...rest);
+};`;
+
 describe('cold start of mcpkit-database', () => {
   const fixture = makeFixture();
   afterAll(() => fixture.cleanup());
 
-  it('a SQLite server loads no pg, better-sqlite3 or ICU number data before answering tools/list', async () => {
+  it('a SQLite server loads no pg, better-sqlite3, ICU number data or worker built-ins before answering tools/list', async () => {
     const { modules: loaded, stderr } = await modulesLoadedAnswering(
       [binPath, fixture.file],
       [
@@ -30,9 +40,12 @@ describe('cold start of mcpkit-database', () => {
         { method: 'notifications/initialized' },
         { id: 2, method: 'tools/list' },
       ],
-      { preload: logNumberFormats },
+      { preload: `${logNumberFormats}\n${logWorkerBuiltins}` },
     );
     expect(stderr).not.toContain('made Intl.NumberFormat');
+    // The first worker starts after the answer: spawning it and framing its requests take `node:child_process` and
+    // `node:v8` then (with `net` and `dgram` behind the first; ADR 0021).
+    expect(stderr).not.toContain('built-in loaded');
     // The log works: the SQLite engine was seen (the bundle's files hold it; their source maps say which modules).
     const sources = bundledSources(packageRoot, distFiles(packageRoot, loaded));
     expect(sources).toContain('src/engines/sqlite/sqlite-engine.ts');

@@ -1,4 +1,12 @@
-import { DefaultSerializer, deserialize } from 'node:v8';
+/**
+ * `node:v8`, taken at the first frame instead of imported at the top: this module loads with the server's start,
+ * before its first answer, and the first worker starts later (ADR 0021).
+ */
+let v8Module: typeof import('node:v8') | undefined;
+function v8(): typeof import('node:v8') {
+  v8Module ??= process.getBuiltinModule('node:v8');
+  return v8Module;
+}
 
 /** Which stdio entry of a worker process is its channel (worker-protocol.ts). */
 export const workerChannelFd = 3;
@@ -8,7 +16,7 @@ const noLength = Buffer.alloc(lengthBytes);
 
 /** A request as it travels: its length, then its value serialized (one buffer, no copy of the value's bytes). */
 export function frame(message: unknown): Buffer {
-  const serializer = new DefaultSerializer();
+  const serializer = new (v8().DefaultSerializer)();
   serializer.writeRawBytes(noLength);
   serializer.writeHeader();
   serializer.writeValue(message);
@@ -39,7 +47,7 @@ export class FrameReader {
     while (data.length - offset >= lengthBytes) {
       const end = offset + lengthBytes + data.readUInt32BE(offset);
       if (end > data.length) break;
-      onMessage(deserialize(data.subarray(offset + lengthBytes, end)));
+      onMessage(v8().deserialize(data.subarray(offset + lengthBytes, end)));
       offset = end;
     }
     if (offset === data.length) return;

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { FrameReader, frame, workerChannelFd } from './worker-channel.js';
 import { memoryCheckMs, residentMegabytes, tooLargeMessage } from './worker-memory.js';
@@ -67,7 +67,10 @@ export class WorkerProcess {
     // requests go through a socket of their own (worker-protocol.ts), not Node's IPC channel.
     const stdio: ('ignore' | 'inherit' | 'pipe')[] = ['ignore', 'ignore', 'inherit'];
     stdio[workerChannelFd] = 'pipe';
-    this.child = spawn(
+    // `node:child_process` is taken here, at the first worker, not imported at the top: the engine loads with the
+    // server's start, before its first answer, and the module (with `net` and `dgram` behind it) is not needed until
+    // the first worker starts (ADR 0021).
+    this.child = process.getBuiltinModule('node:child_process').spawn(
       process.execPath,
       // `--expose-gc`: the worker collects a huge request's memory once it has answered it (worker-requests.ts).
       [`--max-old-space-size=${Math.max(32, Math.floor(options.memoryMb * 0.75))}`, '--expose-gc', entry],
