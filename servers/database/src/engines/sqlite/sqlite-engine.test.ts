@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cpuTicks, workerProcesses } from '../../../test/worker-processes.js';
 import { createSampleDatabase } from '../../sample-database.js';
 import { openSqliteEngine } from './sqlite-engine.js';
+import { residentMegabytes } from './worker-memory.js';
 
 describe('opening a SQLite engine', () => {
   const directory = mkdtempSync(join(tmpdir(), 'mcpkit-open-'));
@@ -92,5 +93,27 @@ describe('opening a SQLite engine', () => {
     // Closing kills the worker; the call no longer waits for a replacement that a closed pool never starts.
     expect(performance.now() - closedAt).toBeLessThan(20_000);
     await expect.poll(() => workerProcesses(), { timeout: 10_000 }).toEqual([]);
+  });
+
+  it("lets go of a long request's memory once it has answered it: the worker's resident memory comes back down", async () => {
+    // 40 MB: glibc maps each block of that size on its own and hands it back when freed (its threshold stops at
+    // 32 MB), as V8 does with large strings, so resident memory shows what the worker still holds.
+    const engine = await openSqliteEngine({ file: sample, timeoutMs: 60_000, workers: 1 });
+    try {
+      await engine.query({ sql: 'SELECT 1', maxRows: 1 }, signal);
+      const [worker] = workerProcesses();
+      const idle = residentMegabytes(worker as number) as number;
+      const parameter = 'x'.repeat(40 * 1024 * 1024);
+      const answer = await engine.query({ sql: 'SELECT length(?) AS n', params: [parameter], maxRows: 1 }, signal);
+      expect(answer.rows).toEqual([[parameter.length]]);
+      await engine.query({ sql: 'SELECT 1', maxRows: 1 }, signal);
+      // 41-44 MB over idle were still held after one collection (the request's string; before that, the reading
+      // loop's own frame kept the buffer from it); 4 MB after two.
+      await expect
+        .poll(() => (residentMegabytes(worker as number) as number) - idle, { timeout: 10_000, interval: 100 })
+        .toBeLessThan(20);
+    } finally {
+      await engine.close();
+    }
   });
 });
