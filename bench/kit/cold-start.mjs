@@ -5,8 +5,8 @@
 // preloaded module when the server writes the answer to stdout, and written to stderr; /proc's clock ticks of 10 ms
 // were too coarse for ratios a few points apart). Four pairs: the kit's echo server against the
 // raw SDK's (this bench's servers/), mcpkit-search, mcpkit-database and mcpkit-filesystem each against
-// bench/filesystem/bare-sdk-server.mjs given its own tools/list. Every server of every pair runs once per round, in a
-// rotating order, after one warm-up round. `--build NAME=DIR` (repeatable) adds the same servers from another build
+// bench/filesystem/bare-sdk-server.mjs given its own tools/list. Every server of every pair runs once per round, a pair's
+// servers back to back (which goes first takes turns), after one warm-up round. `--build NAME=DIR` (repeatable) adds the same servers from another build
 // laid out like the workspace (DIR/bench/kit/servers/kit-server.mjs, DIR/servers/<name>/bin/..., those present), e.g. a copy
 // of an earlier build with its own node_modules links, measured in the same rounds.
 //   node bench/kit/cold-start.mjs [--rounds N] [--build NAME=DIR]... [--only echo,search,database,filesystem]
@@ -153,9 +153,19 @@ try {
   const measured = servers.filter((server) => only.has(server.pair));
   const samples = measured.map(() => ({ ms: [], cpuMs: [] }));
   const loadAtStart = loadavg()[0];
+  // A round runs each pair's servers next to each other: its floor and its kit servers back to back, the one that goes
+  // first taking turns from round to round, and the pairs themselves in a rotating order.
+  const groups = ['echo', 'search', 'database', 'filesystem']
+    .map((pair) => measured.flatMap((server, index) => (server.pair === pair ? [index] : [])))
+    .filter((group) => group.length > 0);
+  const roundOrder = (round) =>
+    groups.flatMap((_, position) => {
+      const group = groups[(position + round) % groups.length];
+      const first = round % group.length;
+      return [...group.slice(first), ...group.slice(0, first)];
+    });
   for (let round = -1; round < rounds; round += 1) {
-    for (let step = 0; step < measured.length; step += 1) {
-      const index = (step + Math.max(round, 0)) % measured.length;
+    for (const index of roundOrder(Math.max(round, 0))) {
       const sample = await coldStartOnce(measured[index].args);
       if (round < 0) continue;
       samples[index].ms.push(sample.ms);
@@ -165,7 +175,7 @@ try {
   const loadAtEnd = loadavg()[0];
   // Two statistics per server: the ratio of the medians, and the paired one, the median over rounds of this server's
   // sample divided by its floor's sample of the same round. The rounds are seconds apart and the load changes between
-  // them; the two samples of one round ran back to back, so their quotient cancels most of what the round's load did.
+  // them; a server and its floor ran back to back in each round, so their quotient cancels most of what the load did.
   console.log('| server | wall (ms) | / bare SDK | paired | server CPU (ms) | / bare SDK | paired |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   const paired = (values, floors) => median(values.map((value, round) => value / floors[round]));
@@ -189,7 +199,7 @@ try {
     });
   }
   console.log(
-    `\n${rounds} rounds, rotating order, medians; paired: the median over rounds of the server's sample / its floor's in the same round; Node ${process.version}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end (2 cores).`,
+    `\n${rounds} rounds, each pair's servers back to back in turns, medians; paired: the median over rounds of the server's sample / its floor's in the same round; Node ${process.version}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end (2 cores).`,
   );
 } finally {
   rmSync(workspace, { recursive: true, force: true });
