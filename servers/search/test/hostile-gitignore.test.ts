@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { resultText, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { type InMemoryServer, startInMemoryServer } from './in-memory-server.js';
-import { median, probeWhile } from './responsiveness-probe.js';
+import { longestProbeMs, median, probeWhile } from './responsiveness-probe.js';
 
 let base: string;
 let running: InMemoryServer;
@@ -40,7 +40,7 @@ it('indexing under a .gitignore of tens of thousands of wildcard rules keeps the
   expect(resultText(result)).toMatch(/302 files seen, 302 added/);
   expect(resultText(result)).toMatch(/Note: .*\.gitignore: 29002 of 30002 rules were not applied \(at most 1000 rules/);
   expect(median(latencies)).toBeLessThan(200);
-  expect(Math.max(0, ...latencies)).toBeLessThan(2_500); // one slow probe on a loaded machine is not a held loop
+  expect(Math.max(0, ...latencies)).toBeLessThan(longestProbeMs);
   const status = resultText(await client.callTool('index_status', {}));
   expect(status).toMatch(/Note: .*deeper\/\.gitignore: 4000 of 5000 rules were not applied/);
 }, 60_000);
