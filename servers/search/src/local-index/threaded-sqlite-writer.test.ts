@@ -119,7 +119,7 @@ it('puts back the settings that a bulk load which died left in the file (merging
     const settings = Object.fromEntries(
       database.connection.prepare('SELECT k, v FROM passages_config').raw().all() as [string, unknown][],
     );
-    expect(settings).toMatchObject({ automerge: 4, crisismerge: 16, hashsize: 1024 * 1024 });
+    expect(settings).toMatchObject({ automerge: 4, crisismerge: 64, hashsize: 1024 * 1024 });
   } finally {
     await writer.close();
     database.close();
@@ -285,6 +285,47 @@ it.skipIf(process.platform === 'win32')(
       // The thread ends within milliseconds of its release; before the fix close waited out all 8 s.
       expect(performance.now() - released).toBeLessThan(closeGraceMs / 2);
       await expect(write).rejects.toThrow('The index writer is closed.');
+    } finally {
+      hung.release();
+      database.close();
+    }
+  },
+  20_000,
+);
+
+it.skipIf(process.platform === 'win32')(
+  'close waits for the threads that a failure is still stopping',
+  async () => {
+    const hung = hungMount();
+    const database = new IndexDatabase(join(base, 'index.sqlite'));
+    const writer = threadedSqliteWriter({
+      database,
+      roots: [join(base, 'docs')],
+      maxFileSize: 1 << 20,
+      closeGraceMs: 3000,
+      preparationModule: hung.preparationModule,
+    });
+    const workers = new Set<Worker>();
+    const postMessage = Worker.prototype.postMessage;
+    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, ...args: unknown[]) {
+      workers.add(this);
+      return (postMessage as (...a: unknown[]) => void).apply(this, args);
+    });
+    try {
+      const note = { path: join(base, 'docs', 'note-1.md'), size: 20, mtimeMs: 0, isNew: true };
+      const write = writer.indexFiles(join(base, 'docs'), [note]);
+      write.catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the preparing thread is in its read
+      const [preparation] = [...workers];
+      let ended = false;
+      preparation?.emit('error', new Error('out of heap')); // a thread failure: stopThreads, not awaited by anyone
+      preparation?.once('exit', () => {
+        ended = true;
+      });
+      setTimeout(() => hung.release(), 500); // the stuck read returns half a second later, and the thread ends
+      await writer.close();
+      // close returned: are the threads it was responsible for gone?
+      expect(ended, "close returned while the failed run's stuck thread is still alive").toBe(true);
     } finally {
       hung.release();
       database.close();

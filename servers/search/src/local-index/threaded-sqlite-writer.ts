@@ -69,6 +69,8 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
   let nextBatch = 0;
   /** Set by `close`: a write after it is refused instead of starting threads again. */
   let closed = false;
+  /** Stops not awaited by anyone (a thread's failure, a give-up): close waits for them too. */
+  const stopping = new Set<Promise<void>>();
   const closeGraceMs = options.closeGraceMs ?? defaultCloseGraceMs;
 
   const pendingCount = (started: Threads) => started.commands.size + started.batches.size;
@@ -106,7 +108,12 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       current = undefined;
       threads = undefined;
     }
-    started.stopped ??= endThreads(started);
+    if (!started.stopped) {
+      const stopped = endThreads(started);
+      started.stopped = stopped;
+      stopping.add(stopped);
+      void stopped.then(() => stopping.delete(stopped));
+    }
     return started.stopped;
   }
 
@@ -269,7 +276,10 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       current = undefined;
       // Threads that failed to start have nothing to close (and the database must still be closed after this).
       const started = await starting?.catch(() => undefined);
-      if (!started) return;
+      if (!started) {
+        await Promise.all(stopping);
+        return;
+      }
       try {
         // The writing thread commits and closes the file; a thread that does not answer in time is stopped anyway.
         await settlesWithin(send(started, { command: 'close' }), closeGraceMs);
