@@ -31,8 +31,21 @@ function log(message) {
   process.stderr.write(`ensure-node22: ${message}\n`);
 }
 
-/** How long one `npm install` may take; MCPKIT_NPM_INSTALL_TIMEOUT_MS overrides it. */
-const installTimeoutMs = Number(process.env.MCPKIT_NPM_INSTALL_TIMEOUT_MS ?? 300_000);
+/**
+ * How long one `npm install` may take: MCPKIT_NPM_INSTALL_TIMEOUT_MS, a whole number of milliseconds above 0, or the
+ * default 300 s when it is unset or empty. Read on each call, so a bad value fails that call and not an import.
+ */
+function installTimeoutMs() {
+  const value = process.env.MCPKIT_NPM_INSTALL_TIMEOUT_MS?.trim();
+  if (value === undefined || value === '') return 300_000;
+  if (!/^[1-9]\d*$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new Error(
+      `MCPKIT_NPM_INSTALL_TIMEOUT_MS must be a whole number of milliseconds above 0 (e.g. 600000), or unset or ` +
+        `empty for the default of 300000; it is ${JSON.stringify(process.env.MCPKIT_NPM_INSTALL_TIMEOUT_MS)}.`,
+    );
+  }
+  return Number(value);
+}
 
 /** npm's error codes for a certificate chain it cannot verify, as its log names them. */
 const certificateErrors =
@@ -72,9 +85,9 @@ function certificateAdvice(code) {
 }
 
 /** The error for an install that failed or ran out of time, with what npm's logs say about why. */
-function installError(specs, error, logsDirectory) {
+function installError(specs, error, logsDirectory, timeoutMs) {
   let how = `failed (${error.status == null ? `${error.code ?? 'signal'} ${error.signal ?? ''}`.trim() : `exit code ${error.status}`})`;
-  if (error.code === 'ETIMEDOUT') how = `did not finish in ${Math.round(installTimeoutMs / 1000)} s`;
+  if (error.code === 'ETIMEDOUT') how = `did not finish in ${Math.round(timeoutMs / 1000)} s`;
   if (error.code === 'ENOENT') how = 'could not start: npm is not on PATH';
   const { lines, certificateError } = readInstallLogs(logsDirectory);
   const parts = [`npm install ${specs.join(' ')} ${how}.`];
@@ -93,6 +106,7 @@ function installError(specs, error, logsDirectory) {
 
 /** Installs `specs` with npm into `directory` unless `isReady()` already holds; atomic under concurrent callers. */
 function installInto(directory, specs, isReady) {
+  const timeoutMs = installTimeoutMs();
   if (isReady()) return;
   mkdirSync(toolsDirectory, { recursive: true });
   const attempt = `${process.pid}-${Date.now()}`;
@@ -115,11 +129,11 @@ function installInto(directory, specs, isReady) {
         `--logs-dir=${logsDirectory}`,
         ...specs,
       ],
-      { stdio: ['ignore', 'ignore', 'pipe'], timeout: installTimeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
     );
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
-    throw installError(specs, error, logsDirectory);
+    throw installError(specs, error, logsDirectory, timeoutMs);
   }
   try {
     try {

@@ -123,4 +123,19 @@ describe('ensure-node22', () => {
     expect(output).toContain("npm could not verify the registry's TLS certificate (SELF_SIGNED_CERT_IN_CHAIN)");
     expect(logFolders()).toHaveLength(2);
   });
+
+  it('rejects a time limit that is not a whole number of milliseconds, naming the variable, before running npm', async () => {
+    for (const value of ['abc', '0', '-5', '1.5', '1e3']) {
+      const { code, output } = await run('install', { MCPKIT_NPM_INSTALL_TIMEOUT_MS: value });
+      expect(code, output).not.toBe(0);
+      expect(output).toContain(
+        'MCPKIT_NPM_INSTALL_TIMEOUT_MS must be a whole number of milliseconds above 0 (e.g. 600000), or unset or ' +
+          `empty for the default of 300000; it is ${JSON.stringify(value)}.`,
+      );
+      expect(output).not.toContain('npm install');
+      expect(existsSync(tools) ? readdirSync(tools) : []).toEqual([]);
+    }
+    const empty = await run('install', { MCPKIT_NPM_INSTALL_TIMEOUT_MS: '' });
+    expect(empty.code, empty.output).toBe(0);
+  });
 });
