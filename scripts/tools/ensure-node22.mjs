@@ -47,6 +47,40 @@ function installTimeoutMs() {
   return Number(value);
 }
 
+/**
+ * Removes the log folders of earlier installs into `directory` (named `<name>-<pid>-<time>`) once an install of it has
+ * succeeded: a failure that a later success repaired needs no evidence. A folder whose process still runs (another
+ * install going on at the same time) stays, as do `keep` and other tools' folders.
+ */
+function removeEarlierLogs(directory, keep) {
+  const folder = join(toolsDirectory, 'logs');
+  const prefix = `${basename(directory)}-`;
+  let names = [];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || join(folder, name) === keep) continue;
+    const match = /^(\d+)-\d+$/.exec(name.slice(prefix.length));
+    if (!match) continue;
+    const pid = Number(match[1]);
+    if (pid !== process.pid && isRunning(pid)) continue;
+    rmSync(join(folder, name), { recursive: true, force: true });
+  }
+}
+
+/** Whether a process with id `pid` exists (EPERM: it does, under another user). */
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
 /** npm's error codes for a certificate chain it cannot verify, as its log names them. */
 const certificateErrors =
   /\b(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_UNTRUSTED|CERT_HAS_EXPIRED|ERR_TLS_CERT_ALTNAME_INVALID)\b/;
@@ -158,6 +192,7 @@ function installInto(directory, specs, isReady) {
   const { certificateError } = readInstallLogs(logsDirectory);
   if (certificateError) log(`${certificateAdvice(certificateError)} (log kept in ${logsDirectory})`);
   else rmSync(logsDirectory, { recursive: true, force: true });
+  removeEarlierLogs(directory, logsDirectory);
 }
 
 /** Returns the absolute path of a Node 22 binary, installing the `node` npm package into .tools/node22 if needed. */

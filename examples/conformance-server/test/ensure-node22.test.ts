@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -122,6 +123,21 @@ describe('ensure-node22', () => {
     expect(code, output).toBe(0);
     expect(output).toContain("npm could not verify the registry's TLS certificate (SELF_SIGNED_CERT_IN_CHAIN)");
     expect(logFolders()).toHaveLength(2);
+  });
+
+  it("removes the logs of the tool's earlier installs after a success, but not those of an install still running", async () => {
+    const failed = await run('certificate');
+    expect(failed.code, failed.output).not.toBe(0);
+    expect(logFolders()).toHaveLength(1);
+    // This test's process is alive: its folder stands for an install going on now. A finished process's folder of
+    // the other tool goes too; a folder that is not an install's log stays.
+    const ended = spawnSync(process.execPath, ['-e', '']).pid;
+    for (const name of [`node22-${process.pid}-1`, `@example__tool@1.2.3-${ended}-1`, 'node22-notes']) {
+      mkdirSync(join(tools, 'logs', name), { recursive: true });
+    }
+    const { code, output } = await run('install');
+    expect(code, output).toBe(0);
+    expect(logFolders().sort()).toEqual([`node22-${process.pid}-1`, 'node22-notes']);
   });
 
   it('rejects a time limit that is not a whole number of milliseconds, naming the variable, before running npm', async () => {
