@@ -8,7 +8,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { ensureNode22, ensureNpmTool } from './ensure-node22.mjs';
+import { ensureNode22, ensureNpmTool, localToolEnvironment } from './ensure-node22.mjs';
 import { runToEnd } from './run-to-end.mjs';
 
 /** The suite, pinned exactly: its frozen requirement sets and its checks are what the baselines describe. */
@@ -173,7 +173,8 @@ async function runSuite({ mode, target, timeoutMs }, selection) {
     const args = [conformance, mode, mode === 'server' ? '--url' : '--command', target, ...selection];
     args.push('--output-dir', outputDirectory);
     if (timeoutMs !== undefined) args.push('--timeout', String(timeoutMs));
-    const { code, output } = await runToEnd(node, args);
+    // The suite talks to servers on 127.0.0.1; a proxy variable the test inherited must not route it elsewhere.
+    const { code, output } = await runToEnd(node, args, { env: localToolEnvironment() });
     return { code, output, results: readScenarioResults(outputDirectory, mode) };
   } finally {
     rmSync(outputDirectory, { recursive: true, force: true });

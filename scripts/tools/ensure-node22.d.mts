@@ -4,3 +4,5 @@ export declare const toolsDirectory: string;
 export declare function ensureNode22(): string;
 /** Installs an npm package at an exact version into .tools (once); returns its folder and its bin entry files. */
 export declare function ensureNpmTool(spec: string): { dir: string; bins: Record<string, string> };
+/** `environment` (default process.env) with 127.0.0.1, localhost and ::1 added to NO_PROXY and no_proxy. */
+export declare function localToolEnvironment(environment?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;

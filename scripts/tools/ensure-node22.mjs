@@ -47,6 +47,28 @@ function installTimeoutMs() {
   return Number(value);
 }
 
+/** The hosts a local test talks to, which must never go through a proxy. */
+const localHosts = ['127.0.0.1', 'localhost', '::1'];
+
+/**
+ * The environment to start a tool with that talks to servers on this machine (the Inspector, the conformance suite):
+ * `environment` with 127.0.0.1, localhost and ::1 added to NO_PROXY and no_proxy, keeping what either held. Under
+ * Node 22 the Inspector's fetch honours HTTP_PROXY (undici's EnvHttpProxyAgent), which turbo passes to tests, and
+ * would otherwise send requests for 127.0.0.1 to the proxy. Both spellings get the same list, since one program reads
+ * the lower case first and another the upper.
+ */
+export function localToolEnvironment(environment = process.env) {
+  const entries = [];
+  for (const value of [environment.no_proxy, environment.NO_PROXY]) {
+    for (const entry of (value ?? '').split(',')) {
+      const host = entry.trim();
+      if (host !== '' && !entries.includes(host)) entries.push(host);
+    }
+  }
+  for (const host of localHosts) if (!entries.includes(host)) entries.push(host);
+  return { ...environment, NO_PROXY: entries.join(','), no_proxy: entries.join(',') };
+}
+
 /**
  * Removes the log folders of earlier installs into `directory` (named `<name>-<pid>-<time>`) once an install of it has
  * succeeded: a failure that a later success repaired needs no evidence. A folder whose process still runs (another

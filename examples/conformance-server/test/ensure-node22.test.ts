@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { localToolEnvironment } from '../../../scripts/tools/ensure-node22.mjs';
 import { runToEnd } from '../../../scripts/tools/run-to-end.mjs';
 
 // How scripts/tools/ensure-node22.mjs reports an npm install that fails or stalls (docs/decisions/0022), with a
@@ -153,5 +154,25 @@ describe('ensure-node22', () => {
     }
     const empty = await run('install', { MCPKIT_NPM_INSTALL_TIMEOUT_MS: '' });
     expect(empty.code, empty.output).toBe(0);
+  });
+});
+
+describe('localToolEnvironment', () => {
+  it('adds the local hosts to NO_PROXY and no_proxy', () => {
+    const environment = localToolEnvironment({ PATH: '/bin', HTTP_PROXY: 'http://proxy:3128' });
+    expect(environment).toEqual({
+      PATH: '/bin',
+      HTTP_PROXY: 'http://proxy:3128',
+      NO_PROXY: '127.0.0.1,localhost,::1',
+      no_proxy: '127.0.0.1,localhost,::1',
+    });
+  });
+
+  it('keeps what either spelling held, in both, each host once, and leaves its argument alone', () => {
+    const given = { NO_PROXY: 'example.com, localhost', no_proxy: 'internal' };
+    const environment = localToolEnvironment(given);
+    expect(environment.no_proxy).toBe('internal,example.com,localhost,127.0.0.1,::1');
+    expect(environment.NO_PROXY).toBe(environment.no_proxy);
+    expect(given).toEqual({ NO_PROXY: 'example.com, localhost', no_proxy: 'internal' });
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureNode22, ensureNpmTool } from '../../../scripts/tools/ensure-node22.mjs';
+import { ensureNode22, ensureNpmTool, localToolEnvironment } from '../../../scripts/tools/ensure-node22.mjs';
 import { runToEnd } from '../../../scripts/tools/run-to-end.mjs';
 import { prepareSampleData } from '../src/run-demo.js';
 import { demoServers, type SampleData } from '../src/server-config.js';
@@ -13,7 +13,9 @@ const inspectorSpec = '@modelcontextprotocol/inspector@2.12.0';
 
 /** Lists a server's tools through the Inspector CLI in strict mode. */
 function inspect(node22: string, inspector: string, command: string, args: string[]) {
-  return runToEnd(node22, [inspector, '--cli', '--method', 'tools/list', '--strict', command, ...args]);
+  // Under Node 22 the Inspector's fetch follows HTTP_PROXY; local servers must not go through it (ADR 0022).
+  const env = localToolEnvironment();
+  return runToEnd(node22, [inspector, '--cli', '--method', 'tools/list', '--strict', command, ...args], { env });
 }
 
 describe("each reference server's tools/list passes the MCP Inspector CLI with --strict", () => {
