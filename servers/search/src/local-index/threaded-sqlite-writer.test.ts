@@ -182,23 +182,32 @@ async function indexStuckInARead(hung: { preparationModule: URL }, signal?: Abor
   return { index, refresh };
 }
 
+/**
+ * A threaded writer on the hung mount with one batch written: its preparing thread is in the read that never returns
+ * by the time this resolves, and the batch (`write`) waits on it.
+ */
+async function writerStuckInARead(hung: { preparationModule: URL }, closeGraceMs: number) {
+  const database = new IndexDatabase(join(base, 'index.sqlite'));
+  const writer = threadedSqliteWriter({
+    database,
+    roots: [join(base, 'docs')],
+    maxFileSize: 1 << 20,
+    closeGraceMs,
+    preparationModule: hung.preparationModule,
+  });
+  const note = { path: join(base, 'docs', 'note-1.md'), size: 20, mtimeMs: 0, isNew: true };
+  const write = writer.indexFiles(join(base, 'docs'), [note]);
+  write.catch(() => {});
+  await new Promise((resolve) => setTimeout(resolve, 300)); // the thread is in its read by now
+  return { database, writer, write };
+}
+
 it.skipIf(process.platform === 'win32')(
   'closes within its grace period while its preparing thread is stuck in a read, failing the batch waiting on it',
   async () => {
     const hung = hungMount();
-    const database = new IndexDatabase(join(base, 'index.sqlite'));
-    const writer = threadedSqliteWriter({
-      database,
-      roots: [join(base, 'docs')],
-      maxFileSize: 1 << 20,
-      closeGraceMs: 200,
-      preparationModule: hung.preparationModule,
-    });
+    const { database, writer, write } = await writerStuckInARead(hung, 200);
     try {
-      const note = { path: join(base, 'docs', 'note-1.md'), size: 20, mtimeMs: 0, isNew: true };
-      const write = writer.indexFiles(join(base, 'docs'), [note]);
-      write.catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the thread is in its read by now
       await writer.close();
       await expect(write).rejects.toThrow('The index writer is closed.');
     } finally {
@@ -249,16 +258,9 @@ it.skipIf(process.platform === 'win32')(
   'returns from close when its threads end even if a thread fails while close waits for them (one wait, not two)',
   async () => {
     const hung = hungMount();
-    const database = new IndexDatabase(join(base, 'index.sqlite'));
     // A grace period far longer than the threads take to end once released: close must not wait it out.
     const closeGraceMs = 8000;
-    const writer = threadedSqliteWriter({
-      database,
-      roots: [join(base, 'docs')],
-      maxFileSize: 1 << 20,
-      closeGraceMs,
-      preparationModule: hung.preparationModule,
-    });
+    const { database, writer, write } = await writerStuckInARead(hung, closeGraceMs);
     const terminate = Worker.prototype.terminate;
     let failed = false;
     // Node reports a thread's last uncaught error (or its running out of heap) as it ends: here the stuck preparing
@@ -272,12 +274,8 @@ it.skipIf(process.platform === 'win32')(
       return ending;
     });
     try {
-      const note = { path: join(base, 'docs', 'note-1.md'), size: 20, mtimeMs: 0, isNew: true };
-      const write = writer.indexFiles(join(base, 'docs'), [note]);
-      write.catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the thread is in its read by now
       const closing = writer.close();
-      await vi.waitFor(() => expect(failed).toBe(true));
+      await vi.waitFor(() => expect(failed).toBe(true), { timeout: 5000 });
       await new Promise((resolve) => setTimeout(resolve, 100)); // the late failure has stopped the threads again
       const released = performance.now();
       hung.release(); // the stuck read returns and the thread ends
@@ -293,38 +291,32 @@ it.skipIf(process.platform === 'win32')(
   20_000,
 );
 
-it.skipIf(process.platform === 'win32')(
-  'close waits for the threads that a failure is still stopping',
-  async () => {
+it.skipIf(process.platform === 'win32').each([
+  ['with no threads since', false],
+  ['also when new threads started since', true],
+])(
+  'close waits for the threads that a failure is still stopping, %s',
+  async (_, startNewThreads) => {
     const hung = hungMount();
-    const database = new IndexDatabase(join(base, 'index.sqlite'));
-    const writer = threadedSqliteWriter({
-      database,
-      roots: [join(base, 'docs')],
-      maxFileSize: 1 << 20,
-      closeGraceMs: 3000,
-      preparationModule: hung.preparationModule,
-    });
-    const workers = new Set<Worker>();
+    // The worker threads in the order they are first sent a message: the stuck preparing thread comes first.
+    const workers: Worker[] = [];
     const postMessage = Worker.prototype.postMessage;
     vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, ...args: unknown[]) {
-      workers.add(this);
-      return (postMessage as (...a: unknown[]) => void).apply(this, args);
+      if (!workers.includes(this)) workers.push(this);
+      return (postMessage as (...rest: unknown[]) => void).apply(this, args);
     });
+    const { database, writer } = await writerStuckInARead(hung, 3000);
     try {
-      const note = { path: join(base, 'docs', 'note-1.md'), size: 20, mtimeMs: 0, isNew: true };
-      const write = writer.indexFiles(join(base, 'docs'), [note]);
-      write.catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the preparing thread is in its read
-      const [preparation] = [...workers];
+      const [preparation] = workers;
+      preparation?.emit('error', new Error('out of heap')); // a thread failure: its stop is awaited by no one
+      // Listened to after the stop, which takes the threads' earlier 'exit' listeners away.
       let ended = false;
-      preparation?.emit('error', new Error('out of heap')); // a thread failure: stopThreads, not awaited by anyone
       preparation?.once('exit', () => {
         ended = true;
       });
+      if (startNewThreads) await writer.deleteDocuments([]);
       setTimeout(() => hung.release(), 500); // the stuck read returns half a second later, and the thread ends
       await writer.close();
-      // close returned: are the threads it was responsible for gone?
       expect(ended, "close returned while the failed run's stuck thread is still alive").toBe(true);
     } finally {
       hung.release();

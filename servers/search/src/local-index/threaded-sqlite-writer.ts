@@ -95,7 +95,8 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
    * Fails what waits on `started`'s threads with `error` and stops them; the next write starts new ones. Settles once
    * both threads have ended, or after the grace period: a thread blocked in a system call ends only when the call
    * returns, so it is left behind (the process cannot exit before that call returns: Node 20 waits for its threads,
-   * referenced or not). Close awaits this; a thread's failure or a stopped run's give-up does not.
+   * referenced or not). No one awaits a stop for a thread's failure or a stopped run's give-up; close awaits every
+   * stop still under way (`stopping`), those too, so that no thread of this writer runs on after it returns.
    *
    * Stops of the same threads share one wait: a thread that fails while close waits (Node reports a thread's last
    * uncaught error, or its running out of heap, as it exits) stops them again, and that second stop must not take away
@@ -276,16 +277,14 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       current = undefined;
       // Threads that failed to start have nothing to close (and the database must still be closed after this).
       const started = await starting?.catch(() => undefined);
-      if (!started) {
-        await Promise.all(stopping);
-        return;
-      }
       try {
         // The writing thread commits and closes the file; a thread that does not answer in time is stopped anyway.
-        await settlesWithin(send(started, { command: 'close' }), closeGraceMs);
+        if (started) await settlesWithin(send(started, { command: 'close' }), closeGraceMs);
       } finally {
         // What still waits (a batch the preparing thread never finished reading) fails, so the run waiting on it ends.
-        await stopThreads(started, new Error('The index writer is closed.'));
+        if (started) await stopThreads(started, new Error('The index writer is closed.'));
+        // Threads that an earlier failure or give-up is still stopping, with or without new threads since.
+        await Promise.all(stopping);
       }
     },
   };
