@@ -17,3 +17,5 @@ export function distFiles(packageRoot: string, moduleUrls: string[]): string[];
 export function answerMarker(id: number): string;
 /** The module URLs logged on `stderr` before the server wrote its answer to the request `id`. */
 export function modulesLoadedBefore(stderr: string, id: number): string[];
+/** What keeps `packageRoot/dist/`'s JavaScript from being ASCII without doc comments, one sentence per file. */
+export function bundleTextProblems(packageRoot: string): string[];

@@ -104,3 +104,20 @@ export function modulesLoadedBefore(stderr, id) {
     .filter((line) => line.startsWith('loaded '))
     .map((line) => line.slice('loaded '.length));
 }
+
+/**
+ * What keeps the JavaScript files of `packageRoot/dist/` from being ASCII without doc comments, as the kit's and the
+ * servers' bundles are written (ADR 0020): a character beyond ASCII (V8 keeps a module's source for the life of the
+ * process, at two bytes a character once one is not ASCII) or a doc comment, one sentence per file; [] when none.
+ */
+export function bundleTextProblems(packageRoot) {
+  const dist = join(packageRoot, 'dist');
+  return scripts(dist, '.js').flatMap((file) => {
+    const source = readFileSync(join(dist, file), 'utf8');
+    const problems = [];
+    const beyondAscii = /[^\t\n\r -~]/.exec(source);
+    if (beyondAscii) problems.push(`dist/${file} holds ${JSON.stringify(beyondAscii[0])}, which is not printable ASCII.`);
+    if (/^\s*\/\*\*\s/m.test(source)) problems.push(`dist/${file} holds a doc comment.`);
+    return problems;
+  });
+}

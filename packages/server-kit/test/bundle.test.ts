@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bundleTextProblems } from '../../../scripts/tools/server-bundle-checks.mjs';
 import { currentBundleSources, expectFreshBundle } from './support/fresh-bundle.js';
 
 const packageRoot = new URL('../', import.meta.url);
@@ -17,6 +19,10 @@ describe('the bundled build (ADR 0020)', () => {
     expect(current.some((path) => path.endsWith('/tsconfig.base.json'))).toBe(true);
     expect(current.some((path) => path.endsWith('.test.ts'))).toBe(false);
     await expectFreshBundle();
+  });
+
+  it('is ASCII without doc comments: V8 keeps a module source for the life of the process, at two bytes a character once one is not', () => {
+    expect(bundleTextProblems(fileURLToPath(packageRoot))).toEqual([]);
   });
 
   it('gives every entry the same class or function for a name exported by several entries', async () => {

@@ -17,6 +17,11 @@ const packageDist = `${packageRoot}dist/`;
  * kit's own modules by their source file, read from the source maps of the bundle's files that were loaded.
  */
 const loadedOnFirstUse = ['node:crypto', 'node:worker_threads', 'node:os', '@modelcontextprotocol/client'];
+/**
+ * Built-ins the kit takes with `process.getBuiltinModule` instead of importing them: the ES module facade of
+ * `node:util` reads every export, which loads the modules behind `MIMEType` and `parseArgs` at each start (ADR 0020).
+ */
+const neverImported = ['node:util'];
 const sourcesLoadedOnFirstUse = [
   'src/rounds/input-rounds.ts',
   'src/rounds/round-state.ts',
@@ -53,6 +58,7 @@ describe('cold start of a kit server', () => {
     expect(kitFiles.length).toBeLessThanOrEqual(6);
     expect(sources.length).toBeGreaterThan(20);
     expect(listing.filter((url) => loadedOnFirstUse.some((name) => url.includes(name)))).toEqual([]);
+    expect(listing.filter((url) => neverImported.includes(url))).toEqual([]);
     expect(sources.filter((source) => sourcesLoadedOnFirstUse.includes(source))).toEqual([]);
   });
 });

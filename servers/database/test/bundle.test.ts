@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   answerMarker,
   bundledSources,
+  bundleTextProblems,
   distFiles,
   fileReferences,
   modulesLoadedBefore,
@@ -16,6 +17,10 @@ const packageRoot = fileURLToPath(new URL('../', import.meta.url));
 describe('the bundled build (ADR 0021)', () => {
   const fixture = makeFixture();
   afterAll(() => fixture.cleanup());
+
+  it('is ASCII without doc comments, as the kit (V8 keeps a module source at two bytes a character once one is not)', () => {
+    expect(bundleTextProblems(packageRoot)).toEqual([]);
+  });
 
   it('has the worker process entry the SQLite engine starts where the bundle and src/ name it', () => {
     const references = fileReferences(packageRoot);

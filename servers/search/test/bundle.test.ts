@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   answerMarker,
   bundledSources,
+  bundleTextProblems,
   distFiles,
   fileReferences,
   modulesLoadedBefore,
@@ -27,6 +28,10 @@ afterAll(async () => {
 });
 
 describe('the bundled build (ADR 0021)', () => {
+  it('is ASCII without doc comments, as the kit (V8 keeps a module source at two bytes a character once one is not)', () => {
+    expect(bundleTextProblems(packageRoot)).toEqual([]);
+  });
+
   it('has every worker thread and task module where the bundle and src/ name it', () => {
     const references = fileReferences(packageRoot);
     expect(references.filter((reference) => !reference.exists)).toEqual([]);
