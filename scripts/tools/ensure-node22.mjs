@@ -48,12 +48,14 @@ function installTimeoutMs() {
 }
 
 /** The hosts a local test talks to, which must never go through a proxy. */
-const localHosts = ['127.0.0.1', 'localhost', '::1'];
+// `[::1]` as well as `::1`: undici's EnvHttpProxyAgent reads `::1` as host `:` and port 1, so only the bracketed
+// form keeps a request to http://[::1]:port away from the proxy; other tools read the plain form.
+const localHosts = ['127.0.0.1', 'localhost', '::1', '[::1]'];
 
 /**
  * The environment to start a tool with that talks to servers on this machine (the Inspector, the conformance suite):
- * `environment` with 127.0.0.1, localhost and ::1 added to NO_PROXY and no_proxy, keeping what either held. Under
- * Node 22 the Inspector's fetch honours HTTP_PROXY (undici's EnvHttpProxyAgent), which turbo passes to tests, and
+ * `environment` with 127.0.0.1, localhost, ::1 and [::1] added to NO_PROXY and no_proxy, keeping what either held.
+ * Under Node 22 the Inspector's fetch honours HTTP_PROXY (undici's EnvHttpProxyAgent), which turbo passes to tests, and
  * would otherwise send requests for 127.0.0.1 to the proxy. Both spellings get the same list, since one program reads
  * the lower case first and another the upper.
  */
