@@ -116,7 +116,8 @@ export function bundleTextProblems(packageRoot) {
     const source = readFileSync(join(dist, file), 'utf8');
     const problems = [];
     const beyondAscii = /[^\t\n\r -~]/.exec(source);
-    if (beyondAscii) problems.push(`dist/${file} holds ${JSON.stringify(beyondAscii[0])}, which is not printable ASCII.`);
+    if (beyondAscii)
+      problems.push(`dist/${file} holds ${JSON.stringify(beyondAscii[0])}, which is not printable ASCII.`);
     if (/^\s*\/\*\*\s/m.test(source)) problems.push(`dist/${file} holds a doc comment.`);
     return problems;
   });
