@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// Cold start of kit servers next to bare SDK servers listing the same tools (issue 21: at most 1.10x): a fresh process
-// per sample, spawn to the answer of the first tools/list (initialize and initialized sent as raw JSON lines,
+// Cold start of kit servers next to bare SDK servers listing the same tools (issue 21: at most 1.10x): a fresh
+// process per sample, spawn to the answer of the first tools/list (initialize and initialized sent as raw JSON lines,
 // 2025-11-25), the server's CPU time at that answer (all threads, in microseconds: `process.cpuUsage()` taken by a
 // preloaded module when the server writes the answer to stdout, and written to stderr; /proc's clock ticks of 10 ms
-// were too coarse for ratios a few points apart). Four pairs: the kit's echo server against the
-// raw SDK's (this bench's servers/), mcpkit-search, mcpkit-database and mcpkit-filesystem each against
-// bench/filesystem/bare-sdk-server.mjs given its own tools/list. Every server of every pair runs once per round, a pair's
-// servers back to back (which goes first takes turns), after one warm-up round. `--build NAME=DIR` (repeatable) adds the same servers from another build
-// laid out like the workspace (DIR/bench/kit/servers/kit-server.mjs, DIR/servers/<name>/bin/..., those present), e.g. a copy
-// of an earlier build with its own node_modules links, measured in the same rounds.
+// were too coarse for ratios a few points apart). Four pairs: the kit's echo server against the raw SDK's (this
+// bench's servers/), mcpkit-search, mcpkit-database and mcpkit-filesystem each against
+// bench/filesystem/bare-sdk-server.mjs given its own tools/list. Every server of every pair runs once per round, a
+// pair's servers back to back (which goes first takes turns), after one warm-up round. `--build NAME=DIR`
+// (repeatable) adds the same servers from another build laid out like the workspace
+// (DIR/bench/kit/servers/kit-server.mjs, DIR/servers/<name>/bin/..., those present), e.g. a copy of an earlier build
+// with its own node_modules links, measured in the same rounds.
 //   node bench/kit/cold-start.mjs [--rounds N] [--build NAME=DIR]... [--only echo,search,database,filesystem]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
