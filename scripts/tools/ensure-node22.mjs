@@ -47,9 +47,11 @@ function installTimeoutMs() {
   return Number(value);
 }
 
-/** The hosts a local test talks to, which must never go through a proxy. */
-// `[::1]` as well as `::1`: undici's EnvHttpProxyAgent reads `::1` as host `:` and port 1, so only the bracketed
-// form keeps a request to http://[::1]:port away from the proxy; other tools read the plain form.
+/**
+ * The hosts a local test talks to, which must never go through a proxy. `[::1]` as well as `::1`: undici's
+ * EnvHttpProxyAgent reads `::1` as host `:` and port 1, so only the bracketed form keeps a request to
+ * http://[::1]:port away from the proxy; other tools read the plain form.
+ */
 const localHosts = ['127.0.0.1', 'localhost', '::1', '[::1]'];
 
 /**
