@@ -1,6 +1,6 @@
 /** One step of ending a bulk load of an SQLite index, run where its writing connection lives. */
 export type BulkLoadStep =
-  | { command: 'automerge'; enabled: boolean }
+  | { command: 'defer-merging'; deferred: boolean }
   | { command: 'merge' }
   | { command: 'release' }
   | { command: 'checkpoint' };
@@ -14,8 +14,8 @@ export async function endBulkLoad(
   run: (step: BulkLoadStep) => Promise<unknown>,
   keepGoing: () => boolean,
 ): Promise<void> {
-  // With automatic merging back on, later writes merge what a cancelled run leaves.
-  await run({ command: 'automerge', enabled: true });
+  // With merging no longer deferred, later writes merge what a cancelled run leaves.
+  await run({ command: 'defer-merging', deferred: false });
   // One step at a time (about 2,000 pages): a cancel stops the merge within a step.
   while (keepGoing() && (await run({ command: 'merge' }))) {}
   // The pages the merges freed go back in steps too (a merged index would otherwise keep a tenth of its size free).

@@ -256,23 +256,24 @@ export class IndexDatabase {
   }
 
   /**
-   * Turns FTS5's merging as segments pile up off (for a bulk load, which then merges once at the end) or back on.
+   * Defers FTS5's merging for a bulk load (which then merges once at the end), or lets it merge a little with each
+   * write again. Both set FTS5's two merge settings, `automerge` and `crisismerge`.
    * Merging as segments pile up rewrites the index several times over; one merge at the end builds about 30% faster.
    *
-   * Off means both of FTS5's merges: `automerge`, and `crisismerge`, which merges a level at once when it holds that
-   * many segments even with `automerge` at 0 (16 by default). A bulk load of the 100,000 bench files writes about 30
+   * Deferred means `automerge` 0 and `crisismerge` 64: `crisismerge` merges a level at once when it holds that many
+   * segments even with `automerge` at 0 (16 by default). A bulk load of the 100,000 bench files writes about 30
    * segments: at 16, a crisis merge rewrote the first 16 during the load and the final merge then rewrote everything
    * twice more. At 64, every term is written once by its transaction and once by the final merge (the storing
    * thread's CPU 45.0 -> 36.5 s in the same runs; bench/search/README.md). A larger bulk load still merges every 64
    * segments, so a search while it runs reads at most about 64 segments a level.
    *
-   * On turns `automerge` back on and leaves `crisismerge` at 64: a cancelled or killed load leaves up to 63 segments
+   * Not deferred means `automerge` 4 and still `crisismerge` 64: a cancelled or killed load leaves up to 63 segments
    * unmerged, and at 16 the next write, even of one file, merged all of them at once (28 segments of a 60,000-file
    * load: 5.1 s); at 64, `automerge` merges them a little with each later write.
    */
-  setAutomerge(enabled: boolean): void {
+  setDeferredMerging(deferred: boolean): void {
     // FTS5 wants an integer and better-sqlite3 binds numbers as REAL, hence a literal.
-    this.database.exec(`INSERT INTO passages (passages, rank) VALUES ('automerge', ${enabled ? 4 : 0})`);
+    this.database.exec(`INSERT INTO passages (passages, rank) VALUES ('automerge', ${deferred ? 0 : 4})`);
     this.database.exec(`INSERT INTO passages (passages, rank) VALUES ('crisismerge', 64)`);
   }
 

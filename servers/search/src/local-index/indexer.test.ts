@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fts5Settings } from '../../test/fts5-settings.js';
 import { LocalIndex } from './local-index.js';
 import { searchIndex } from './search-query.js';
 
@@ -97,12 +98,9 @@ describe('Indexer', () => {
     // Everything was merged at the end of the run: another merge step finds nothing to do.
     expect(index.database.mergeStep()).toBe(false);
     // The bulk load's larger FTS5 buffer ends with it (its transactions are committed: the rows above are read here).
-    const pending = index.database.connection.prepare(`SELECT v FROM passages_config WHERE k = 'hashsize'`).pluck();
-    expect(pending.get()).toBe(1024 * 1024);
     // So does its deferred merging: writes after it merge a little at a time again (automerge); a level merges at once
     // only at 64 segments, so that what a cancelled load leaves is not merged all at once by the next write.
-    const merging = index.database.connection.prepare(`SELECT k, v FROM passages_config WHERE k LIKE '%merge'`).raw();
-    expect(Object.fromEntries(merging.all() as [string, unknown][])).toEqual({ automerge: 4, crisismerge: 64 });
+    expect(fts5Settings(index.database)).toMatchObject({ hashsize: 1024 * 1024, automerge: 4, crisismerge: 64 });
     expect(paths('bulk').length).toBe(20);
     expect(paths('"note 1199"')).toEqual(['bulk-1199.md']);
     await writeFile(join(directory, 'bulk-5.md'), 'rewritten\n');

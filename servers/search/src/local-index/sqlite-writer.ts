@@ -10,8 +10,8 @@ const sliceMs = 20;
 /** Runs a step of a bulk load's end on this thread's connection; true when a merge or release has more to do. */
 function runStep(database: IndexDatabase, step: BulkLoadStep): boolean {
   switch (step.command) {
-    case 'automerge':
-      database.setAutomerge(step.enabled);
+    case 'defer-merging':
+      database.setDeferredMerging(step.deferred);
       return false;
     case 'merge':
       return database.mergeStep();
@@ -40,7 +40,7 @@ export function sqliteWriter(database: IndexDatabase): DocumentWriter {
       return async () => {};
     },
     async startBulkLoad() {
-      database.setAutomerge(false);
+      database.setDeferredMerging(true);
     },
     async finishBulkLoad(keepGoing) {
       await endBulkLoad(async (step) => {

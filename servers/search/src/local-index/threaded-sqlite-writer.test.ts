@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { fts5Settings } from '../../test/fts5-settings.js';
 import { IndexDatabase } from './index-database.js';
 import { LocalIndex } from './local-index.js';
 import { threadedSqliteWriter } from './threaded-sqlite-writer.js';
@@ -110,16 +111,13 @@ it('keeps indexing its other folders when one of them is removed', async () => {
 
 it('puts back the settings that a bulk load which died left in the file (merging deferred, a large buffer)', async () => {
   const database = new IndexDatabase(join(base, 'index.sqlite'));
-  database.setAutomerge(false);
+  database.setDeferredMerging(true);
   database.setPendingTermBytes(16 * 1024 * 1024);
   const writer = threadedSqliteWriter({ database, roots: [join(base, 'docs')], maxFileSize: 1 << 20 });
   try {
     const note = { path: join(base, 'docs', 'note-1.md'), size: 20, mtimeMs: 0, isNew: true };
     await writer.indexFiles(join(base, 'docs'), [note]);
-    const settings = Object.fromEntries(
-      database.connection.prepare('SELECT k, v FROM passages_config').raw().all() as [string, unknown][],
-    );
-    expect(settings).toMatchObject({ automerge: 4, crisismerge: 64, hashsize: 1024 * 1024 });
+    expect(fts5Settings(database)).toMatchObject({ automerge: 4, crisismerge: 64, hashsize: 1024 * 1024 });
   } finally {
     await writer.close();
     database.close();

@@ -264,7 +264,7 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       return async () => {};
     },
     async startBulkLoad() {
-      await command({ command: 'automerge', enabled: false });
+      await command({ command: 'defer-merging', deferred: true });
     },
     async finishBulkLoad(keepGoing) {
       // One step per message to the writing thread.

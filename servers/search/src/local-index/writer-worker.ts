@@ -45,7 +45,7 @@ const bulkTransactionBytes = 16 * 1024 * 1024;
 /** FTS5's own default `hashsize`, restored after a bulk load. */
 const defaultPendingTermBytes = 1024 * 1024;
 
-/** True between a bulk load's start (automatic merging off) and its end. */
+/** True between a bulk load's start (merging deferred) and its end. */
 let bulk = false;
 /** Bytes of files in the transaction kept open across batches of a bulk load. */
 let openBytes = 0;
@@ -87,17 +87,17 @@ function commitOpen(): void {
 }
 
 /**
- * Automatic merging on with FTS5's own buffer of pending terms (the default), or, for a bulk load, off with the large
- * buffer. Both are stored in the index file itself.
+ * For a bulk load, merging deferred with the large buffer of pending terms; otherwise merging a little with each write
+ * with FTS5's own buffer (the default). Both are stored in the index file itself.
  */
-function setAutomaticMerging(enabled: boolean): void {
-  bulk = !enabled;
+function setDeferredMerging(deferred: boolean): void {
+  bulk = deferred;
   database.setPendingTermBytes(bulk ? bulkTransactionBytes : defaultPendingTermBytes);
-  database.setAutomerge(enabled);
+  database.setDeferredMerging(deferred);
 }
 
 // A bulk load that died (a crash, a kill) left its settings in the file: later writes would never merge.
-setAutomaticMerging(true);
+setDeferredMerging(false);
 
 function run(command: WriterCommand): unknown {
   // Whatever the main thread asks next sees every batch stored so far committed (a bulk load ends with a command).
@@ -107,8 +107,8 @@ function run(command: WriterCommand): unknown {
       return database.transaction(() => {
         for (const id of command.ids) database.deleteDocument(id);
       });
-    case 'automerge':
-      return setAutomaticMerging(command.enabled);
+    case 'defer-merging':
+      return setDeferredMerging(command.deferred);
     case 'merge':
       return database.mergeStep();
     case 'release':
