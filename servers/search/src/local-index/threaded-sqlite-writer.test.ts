@@ -1,24 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import {
-  closeSync,
-  constants,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { fts5Settings } from '../../test/fts5-settings.js';
+import { hungMount } from '../../test/hung-mount.js';
 import { IndexDatabase } from './index-database.js';
 import { LocalIndex } from './local-index.js';
 import { threadedSqliteWriter } from './threaded-sqlite-writer.js';
+import { threadsLeftBehind } from './threads-left-behind.js';
 
 let base: string;
 
@@ -140,29 +130,6 @@ it('refuses writes after close instead of starting its threads again', async () 
   }
 });
 
-/** A FIFO the stuck preparing thread reads from (`test/fixtures/stuck-preparation-worker.mjs`), and its release. */
-function hungMount(): { preparationModule: URL; release(): void } {
-  const fifo = join(base, 'hung');
-  execFileSync('mkfifo', [fifo]);
-  process.env.MCPKIT_TEST_HUNG_FIFO = fifo;
-  return {
-    preparationModule: new URL('../../test/fixtures/stuck-preparation-worker.mjs', import.meta.url),
-    release() {
-      delete process.env.MCPKIT_TEST_HUNG_FIFO;
-      // The stuck thread holds the FIFO open for reading: this write lets its read return, and the thread end. No
-      // reader (ENXIO): the thread never got to its read (a loaded machine), nothing to release.
-      let descriptor: number;
-      try {
-        descriptor = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-      } catch {
-        return;
-      }
-      writeSync(descriptor, 'x');
-      closeSync(descriptor);
-    },
-  };
-}
-
 /**
  * A local index whose preparing thread is stuck in a read on `hung`'s FIFO, with grace periods of 200 ms, and its first
  * refresh, waiting on that read by now.
@@ -203,11 +170,15 @@ async function writerStuckInARead(hung: { preparationModule: URL }, closeGraceMs
 it.skipIf(process.platform === 'win32')(
   'closes within its grace period while its preparing thread is stuck in a read, failing the batch waiting on it',
   async () => {
-    const hung = hungMount();
+    const hung = hungMount(base);
     const { database, writer, write } = await writerStuckInARead(hung, 200);
     try {
       await writer.close();
       await expect(write).rejects.toThrow('The index writer is closed.');
+      // Left behind until its read returns: an exit of the process meanwhile would not wait for it.
+      expect(threadsLeftBehind()).toBe(1);
+      hung.release();
+      await vi.waitFor(() => expect(threadsLeftBehind()).toBe(0), { timeout: 5000 });
     } finally {
       hung.release();
       database.close();
@@ -218,7 +189,7 @@ it.skipIf(process.platform === 'win32')(
 it.skipIf(process.platform === 'win32')(
   'closes a local index whose refresh waits on a thread stuck in a read, within the grace periods',
   async () => {
-    const hung = hungMount();
+    const hung = hungMount(base);
     try {
       const { index, refresh } = await indexStuckInARead(hung);
       const started = performance.now();
@@ -235,7 +206,7 @@ it.skipIf(process.platform === 'win32')(
 it.skipIf(process.platform === 'win32')(
   'ends a cancelled refresh whose batch waits on a thread stuck in a read, after the grace period',
   async () => {
-    const hung = hungMount();
+    const hung = hungMount(base);
     const controller = new AbortController();
     const { index, refresh } = await indexStuckInARead(hung, controller.signal);
     try {
@@ -255,7 +226,7 @@ it.skipIf(process.platform === 'win32')(
 it.skipIf(process.platform === 'win32')(
   'returns from close when its threads end even if a thread fails while close waits for them (one wait, not two)',
   async () => {
-    const hung = hungMount();
+    const hung = hungMount(base);
     // A grace period far longer than the threads take to end once released: close must not wait it out.
     const closeGraceMs = 8000;
     const { database, writer, write } = await writerStuckInARead(hung, closeGraceMs);
@@ -295,7 +266,7 @@ it.skipIf(process.platform === 'win32').each([
 ])(
   'close waits for the threads that a failure is still stopping, %s',
   async (_, startNewThreads) => {
-    const hung = hungMount();
+    const hung = hungMount(base);
     // The worker threads in the order they are first sent a message: the stuck preparing thread comes first.
     const workers: Worker[] = [];
     const postMessage = Worker.prototype.postMessage;

@@ -6,6 +6,7 @@ import type { BatchCounts, FileWriter, WrittenBatch } from './index-writer.js';
 import type { PreparationRequest, PreparationWorkerData } from './preparation-worker.js';
 import { settlesWithin } from './settles-within.js';
 import { StoredFileCursor } from './stored-file-cursor.js';
+import { leaveBehind } from './threads-left-behind.js';
 import type { WriterCommand, WriterCommandBody, WriterReply, WriterWorkerData } from './writer-worker.js';
 
 /** How the threads of an SQLite index file's writer are set up. */
@@ -19,7 +20,8 @@ export interface ThreadedSqliteWriterOptions {
   /**
    * How long `close`, and a run that stopped, wait for the threads to finish (default 5 s): a thread blocked in a read
    * on a hung mount does not end until the read returns, and is left behind rather than waited for (the index and
-   * its callers go on; the process itself cannot exit before that read returns: Node 20 waits for its threads).
+   * its callers go on; Node waits for every thread as the process exits, so a process exiting while such a thread is
+   * still stuck ends with SIGKILL instead: ADR 0308).
    */
   closeGraceMs?: number;
   /** The preparing thread's module; the package's own unless a test needs a thread stuck in a read. */
@@ -94,8 +96,8 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
   /**
    * Fails what waits on `started`'s threads with `error` and stops them; the next write starts new ones. Settles once
    * both threads have ended, or after the grace period: a thread blocked in a system call ends only when the call
-   * returns, so it is left behind (the process cannot exit before that call returns: Node 20 waits for its threads,
-   * referenced or not). No one awaits a stop for a thread's failure or a stopped run's give-up; close awaits every
+   * returns, so it is left behind (`leaveBehind`: Node waits for every thread, referenced or not, as the process
+   * exits, so an exit while it is still stuck ends the process with SIGKILL). No one awaits a stop for a thread's failure or a stopped run's give-up; close awaits every
    * stop still under way (`stopping`), those too, so that no thread of this writer runs on after it returns.
    *
    * Stops of the same threads share one wait: a thread that fails while close waits (Node reports a thread's last
@@ -118,16 +120,24 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
     return started.stopped;
   }
 
-  /** Terminates `started`'s threads once; settles when both ended or after the grace period. */
-  function endThreads(started: Threads): Promise<void> {
+  /**
+   * Terminates `started`'s threads once; settles when both ended or after the grace period. A thread still running
+   * then is left behind: the process's exit does not wait for it (`leaveBehind`).
+   */
+  async function endThreads(started: Threads): Promise<void> {
     const workers = [started.preparation, started.writer];
-    const ended = workers.map((worker) => {
+    const ending = workers.map((worker) => {
       // Their exit is this stop's own now, not a failure to report ('error' stays listened to: unheard, it throws).
       worker.removeAllListeners('exit');
       worker.unref();
-      return worker.terminate();
+      let ended = false;
+      const terminated = worker.terminate().finally(() => {
+        ended = true;
+      });
+      return { worker, terminated, ended: () => ended };
     });
-    return settlesWithin(Promise.all(ended), closeGraceMs).then(() => {});
+    if (await settlesWithin(Promise.all(ending.map(({ terminated }) => terminated)), closeGraceMs)) return;
+    for (const { worker, terminated, ended } of ending) if (!ended()) leaveBehind(worker, terminated);
   }
 
   async function start(): Promise<Threads> {

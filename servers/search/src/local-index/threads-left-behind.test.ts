@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { hungMount } from '../../test/hung-mount.js';
+
+let base: string;
+
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'mcpkit-search-left-behind-'));
+  mkdirSync(join(base, 'docs'));
+  writeFileSync(join(base, 'docs', 'note.md'), 'a note about owls\n');
+});
+
+afterEach(() => {
+  rmSync(base, { recursive: true, force: true });
+});
+
+/** How a child process ended, or `undefined` when it had not ended after `ms`, and what it wrote to stderr. */
+async function endOf(child: ReturnType<typeof spawn>, ms: number) {
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  const end = await Promise.race([ended, late]);
+  clearTimeout(timer);
+  return { end, stderr: () => stderr };
+}
+
+it.skipIf(process.platform === 'win32').each(['exit', 'drain'])(
+  'a process whose index writer left a thread stuck in a read ends (%s) instead of waiting for the read for good',
+  async (how) => {
+    const hung = hungMount(base);
+    const child = spawn(
+      process.execPath,
+      [
+        new URL('../../test/fixtures/exit-with-a-stuck-thread.mjs', import.meta.url).pathname,
+        how,
+        join(base, 'docs'),
+        join(base, 'index.sqlite'),
+      ],
+      { env: { ...process.env, MCPKIT_TEST_HUNG_FIFO: hung.fifo }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    try {
+      // About a second (start, 300 ms, two grace periods of 200 ms); without the kill Node waits for the stuck thread
+      // as the process exits, for good.
+      const { end, stderr } = await endOf(child, 20_000);
+      expect(end, `the process did not end; its stderr: ${stderr()}`).toEqual({ code: null, signal: 'SIGKILL' });
+      expect(stderr()).toContain('closed\n');
+      expect(stderr()).toContain(
+        'The index writer left a thread stuck in a read (a hung mount?); Node would wait for it to exit, so the process ends with SIGKILL instead of exit code 0.',
+      );
+    } finally {
+      child.kill('SIGKILL');
+      hung.release();
+    }
+  },
+  30_000,
+);

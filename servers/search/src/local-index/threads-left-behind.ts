@@ -1,0 +1,51 @@
+import { writeSync } from 'node:fs';
+import { isMainThread, type Worker } from 'node:worker_threads';
+
+/**
+ * The worker threads of this process that were told to stop and had not ended within their grace period (blocked in
+ * a read on a hung mount), each until it ends.
+ */
+const leftBehind = new Set<Worker>();
+let listening = false;
+
+/**
+ * Records that `worker`, told to stop (`ended` is its `terminate()`), did not end within its grace period. Until it
+ * ends, the process's exit does not wait for it: on the main thread, an exit while such a thread is still alive writes
+ * a sentence to stderr and kills the process (ADR 0308). Without that, the exit never finishes: Node joins every
+ * worker thread as the process exits (`process.exit` included), and a thread blocked in a system call cannot be
+ * interrupted, so the process waits for the read, which on a hung mount may never return.
+ */
+export function leaveBehind(worker: Worker, ended: Promise<unknown>): void {
+  // `terminate()` holds the event loop open until the thread ends: a process with nothing else to do would never get
+  // to its exit.
+  worker.unref();
+  leftBehind.add(worker);
+  const forget = () => leftBehind.delete(worker);
+  ended.then(forget, forget);
+  // On another thread, `process.exit` ends only that thread, and killing the process would take its host with it.
+  if (isMainThread && !listening) {
+    listening = true;
+    process.on('exit', exitWithoutThreadsLeftBehind);
+  }
+}
+
+/** How many threads left behind are still alive. */
+export function threadsLeftBehind(): number {
+  return leftBehind.size;
+}
+
+/**
+ * At exit, with a thread left behind still alive: SIGKILL, the one way out that waits for no thread (the exit code the
+ * process was given is lost; a process killed by a signal cannot have one). stdout and stderr are written
+ * synchronously by Node for files, pipes and terminals, so no answer or log line before this is lost.
+ */
+function exitWithoutThreadsLeftBehind(code: number): void {
+  if (leftBehind.size === 0) return;
+  const threads = leftBehind.size === 1 ? 'a thread' : `${leftBehind.size} threads`;
+  writeSync(
+    2,
+    `The index writer left ${threads} stuck in a read (a hung mount?); Node would wait for it to exit, so the process ` +
+      `ends with SIGKILL instead of exit code ${code}.\n`,
+  );
+  process.kill(process.pid, 'SIGKILL');
+}
