@@ -1,5 +1,5 @@
 import { writeSync } from 'node:fs';
-import { isMainThread, type Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 /**
  * The worker threads of this process that were told to stop and had not ended within their grace period (blocked in
@@ -23,7 +23,8 @@ export function leaveBehind(worker: Worker, ended: Promise<unknown>): void {
   const forget = () => leftBehind.delete(worker);
   ended.then(forget, forget);
   // On another thread, `process.exit` ends only that thread, and killing the process would take its host with it.
-  if (isMainThread && !listening) {
+  // (node:worker_threads is loaded by now, the threads run; imported statically it would load with the first search.)
+  if (!listening && process.getBuiltinModule('node:worker_threads').isMainThread) {
     listening = true;
     process.on('exit', exitWithoutThreadsLeftBehind);
   }
