@@ -18,9 +18,10 @@ import {
   specTypeSchemas,
 } from '@modelcontextprotocol/server';
 import { identityOf } from './auth/identity.js';
-import type { ClientInfo, RequestContext } from './context.js';
+import type { ClientInfo, RequestContext, ToolContext } from './context.js';
 import type { Completer, ResourceListing } from './define-resource.js';
 import { errorMessage, ToolError } from './errors.js';
+import { isThenable } from './is-thenable.js';
 import { describeIssues } from './json-schema.js';
 import { createLogger, isLevelEnabled, type Logger, type LogLevel, type LogSink } from './logger.js';
 import {
@@ -31,14 +32,13 @@ import {
   runMiddleware,
 } from './middleware/middleware.js';
 import { type Page, paginate } from './pagination.js';
-import type { Registry } from './registry.js';
+import type { RegisteredTool, Registry } from './registry.js';
 import { RequestError } from './request-error.js';
 import { errorResult } from './results.js';
 import type { AskOptions, InputRounds, RoundRequest } from './rounds/input-rounds.js';
 import type { ModernAsks } from './rounds/modern-asks.js';
-import { isThenable, type RunToolOptions, runTool } from './run-tool.js';
+import type { RunToolOptions } from './run-tool.js';
 import { settleToolResult, transportSplices } from './structured-splice.js';
-import { createModernToolContext, createToolContext } from './tool-context.js';
 
 type Extra = ServerContext;
 
@@ -123,6 +123,54 @@ const loadReadResource = () => (resourceModule ??= import('./read-resource.js'))
 const loadModernAsks = () => (modernAsksModule ??= import('./rounds/modern-asks.js'));
 /** The asks' module once loaded, so that a modern-era call after the first waits for nothing. */
 let modernAsksLoaded: typeof import('./rounds/modern-asks.js') | undefined;
+
+// The tool-call path (ADR 0020): loaded right after the first tools/list answer is written, or by the first call or
+// prompts/get that comes before it. Once loaded, a call runs synchronously as before (ADR 0011): one check, no promise.
+type CallPath = typeof import('./call-path.js');
+let callPathModule: Promise<CallPath> | undefined;
+let callPath: CallPath | undefined;
+let callPathSoon = false;
+
+/**
+ * The call path, loaded once. A failed load is forgotten, so that a later call tries again; it rejects with an error
+ * for the server's log (the file and why), and a request that needed it answers with {@link callPathMissing}.
+ */
+function loadCallPath(): Promise<CallPath> {
+  callPathModule ??= import('./call-path.js').then(
+    (loaded) => {
+      callPath = loaded;
+      return loaded;
+    },
+    (error: unknown) => {
+      callPathModule = undefined;
+      throw new Error(
+        `The kit's tool-call code could not be loaded (${errorMessage(error)}); reinstall or rebuild @mcpkit/server-kit.`,
+        { cause: error },
+      );
+    },
+  );
+  return callPathModule;
+}
+
+/** The answer to a request whose code could not be loaded: an internal error; the log has the file and why. */
+const callPathMissing = () =>
+  new RequestError(
+    ErrorCode.InternalError,
+    "The server could not load the code that runs tools; the server's log has the details.",
+  );
+
+/**
+ * Starts loading the call path after the answer being written now: a check-phase callback runs once the request's
+ * microtasks (the handler's result, the SDK's send, the transport's write) are done. A failure is left to the first
+ * call, which loads again and reports it.
+ */
+function loadCallPathSoon(): void {
+  if (callPathSoon || callPathModule !== undefined) return;
+  callPathSoon = true;
+  setImmediate(() => {
+    loadCallPath().catch(() => {});
+  }).unref();
+}
 
 /** How the SDK reports an answer that found no connection to travel on: the client went away first. */
 const clientGone = /No connection established|Not connected/;
@@ -515,9 +563,11 @@ export class ClientSession implements KitSession {
     const { registry } = this.owner;
     // Made once for the session's calls, so that a call allocates none of them (ADR 0011).
     const options: RunToolOptions = { budget: this.owner.budget, log: this.owner.log };
-    const legacyContext = (extra: Extra) => createToolContext(this, extra);
+    // Called by `runTool` only, which runs once the call path is loaded.
+    const legacyContext = (extra: Extra) => (callPath as CallPath).createToolContext(this, extra);
     this.handle('ListToolsRequest', (request) => {
       this.owner.onToolsListed?.();
+      loadCallPathSoon();
       return this.page(
         'tools',
         Array.from(registry.tools.values(), (tool) => tool.listing),
@@ -529,27 +579,49 @@ export class ClientSession implements KitSession {
       (request, extra) => {
         const registered = registry.tools.get(request.params.name);
         if (!registered) throw new RequestError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-        if (this.era === 'legacy') return runTool(registered, request.params.arguments, options, legacyContext, extra);
-        return this.inRounds(
-          { method: 'tools/call', target: request.params.name, arguments: request.params.arguments ?? {} },
-          extra,
-          (asks, signal) =>
-            runTool(
-              registered,
-              request.params.arguments,
-              options,
-              (call: Extra) => createModernToolContext(this, call, asks, signal),
-              extra,
-            ),
-        ).catch((error: unknown) => {
-          // The round limits speak to the model like any failure of the tool.
-          if (ToolError.isInstance(error)) return errorResult(error.message);
-          throw error;
-        });
+        const path = callPath;
+        if (path === undefined) {
+          return loadCallPath().then(
+            (loaded) => this.callTool(loaded, registered, request.params.arguments, options, legacyContext, extra),
+            (error: unknown) => {
+              this.owner.log.error(`Tool "${registered.definition.name}" could not run`, error);
+              throw callPathMissing();
+            },
+          );
+        }
+        return this.callTool(path, registered, request.params.arguments, options, legacyContext, extra);
       },
       isPlainToolCall,
       (request) => registry.tools.get(request.params.name)?.definition,
     );
+  }
+
+  /** Runs a call once the call path is loaded: synchronously in the legacy era when the tool answers so. */
+  private callTool(
+    path: CallPath,
+    registered: RegisteredTool,
+    args: Record<string, unknown> | undefined,
+    options: RunToolOptions,
+    legacyContext: (extra: Extra) => ToolContext,
+    extra: Extra,
+  ): ServerResult | Promise<ServerResult> {
+    if (this.era === 'legacy') return path.runTool(registered, args, options, legacyContext, extra);
+    return this.inRounds(
+      { method: 'tools/call', target: registered.definition.name, arguments: args ?? {} },
+      extra,
+      (asks, signal) =>
+        path.runTool(
+          registered,
+          args,
+          options,
+          (call: Extra) => path.createModernToolContext(this, call, asks, signal),
+          extra,
+        ),
+    ).catch((error: unknown) => {
+      // The round limits speak to the model like any failure of the tool.
+      if (ToolError.isInstance(error)) return errorResult(error.message);
+      throw error;
+    });
   }
 
   private registerResourceHandlers(): void {
@@ -621,20 +693,23 @@ export class ClientSession implements KitSession {
       (request, extra) => {
         const { name, arguments: args } = request.params;
         if (this.era === 'legacy') {
-          const context = createToolContext(this, extra);
-          return loadGetPrompt().then(({ getPrompt }) => getPrompt(registry, name, args, context, this.owner.log));
+          return Promise.all([loadGetPrompt(), loadCallPath()]).then(([{ getPrompt }, path]) =>
+            getPrompt(registry, name, args, path.createToolContext(this, extra), this.owner.log),
+          );
         }
         return this.inRounds(
           { method: 'prompts/get', target: name, arguments: args ?? {} },
           extra,
-          async (asks, signal) =>
-            (await loadGetPrompt()).getPrompt(
+          async (asks, signal) => {
+            const [{ getPrompt }, path] = await Promise.all([loadGetPrompt(), loadCallPath()]);
+            return getPrompt(
               registry,
               name,
               args,
-              createModernToolContext(this, extra, asks, signal),
+              path.createModernToolContext(this, extra, asks, signal),
               this.owner.log,
-            ),
+            );
+          },
         ).catch((error: unknown) => {
           // The round limits of a prompt are the client's problem to fix, like its arguments.
           if (ToolError.isInstance(error)) throw new RequestError(ErrorCode.InvalidParams, error.message);

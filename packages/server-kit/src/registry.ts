@@ -1,7 +1,6 @@
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/server';
 import { UriTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { BudgetOptions } from './budget.js';
 import type { AnyPrompt } from './define-prompt.js';
 import type { ResourceDefinition, StaticResourceDefinition, TemplateResourceDefinition } from './define-resource.js';
 import { defineResource } from './define-resource.js';
@@ -12,6 +11,7 @@ import type { SchemaCheck } from './json-schema.js';
 import { toolJsonSchema } from './json-schema.js';
 import { assertPromptName, assertToolName } from './names.js';
 import { type ParamHeader, scanParamHeaders } from './param-headers.js';
+import type { BudgetOptions } from './result-budget.js';
 
 const emptyObject = z.object({});
 

@@ -1,23 +1,15 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { applyBudget, fitsBudget } from './budget.js';
 import type { ToolContext } from './context.js';
 import { ToolError } from './errors.js';
+import { isThenable } from './is-thenable.js';
 import type { SchemaCheck } from './json-schema.js';
 import { describeIssues } from './json-schema.js';
 import type { Logger } from './logger.js';
 import type { RegisteredTool } from './registry.js';
+import { applyBudget, fitsBudget } from './result-budget.js';
 import { errorResult, fromPreRendered, isPreRendered, isToolResult, type ToolReturn, toToolResult } from './results.js';
 import { deferredResult } from './structured-splice.js';
-
-/** True for a promise or any other thenable (what `await` would wait for). */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
 
 /** What the tool calls of one session share. */
 export interface RunToolOptions {

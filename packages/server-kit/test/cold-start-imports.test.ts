@@ -1,6 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundledSources, distFiles } from '../../../scripts/tools/server-bundle-checks.mjs';
+import {
+  answerMarker,
+  bundledSources,
+  distFiles,
+  modulesLoadedBefore,
+} from '../../../scripts/tools/server-bundle-checks.mjs';
 import { modulesLoadedAnswering } from '../src/testing/modules-loaded.js';
 import { expectFreshBundle } from './support/fresh-bundle.js';
 
@@ -33,6 +38,17 @@ const sourcesLoadedOnFirstUse = [
   'src/transports/http-endpoint.ts',
   'src/auth/resource-server.ts',
 ];
+/**
+ * The tool-call path: loaded right after the first tools/list answer is written (or by a call that comes first), not
+ * before that answer (ADR 0020).
+ */
+const callPathSources = [
+  'src/run-tool.ts',
+  'src/tool-context.ts',
+  'src/result-budget.ts',
+  'src/fit-json.ts',
+  'src/sampling-params.ts',
+];
 
 const initialize = {
   id: 1,
@@ -44,10 +60,16 @@ describe('cold start of a kit server', () => {
   it('loads nothing that tools/list does not need before answering it, from a few bundled files', async () => {
     const run = await modulesLoadedAnswering(
       [server],
-      [initialize, { method: 'notifications/initialized' }, { id: 2, method: 'tools/list' }],
+      [
+        initialize,
+        { method: 'notifications/initialized' },
+        { id: 2, method: 'tools/list' },
+        { id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'after the list' } } },
+      ],
+      { preload: answerMarker(2) },
     );
     expect(run.exit).toBe(0);
-    const listing = run.modules;
+    const listing = modulesLoadedBefore(run.stderr, 2);
     const kitFiles = distFiles(packageRoot, listing);
     // The log works: the kit's entry and the SDK's server were seen.
     expect(kitFiles).toContain(`${packageDist}index.js`);
@@ -60,5 +82,10 @@ describe('cold start of a kit server', () => {
     expect(listing.filter((url) => loadedOnFirstUse.some((name) => url.includes(name)))).toEqual([]);
     expect(listing.filter((url) => neverImported.includes(url))).toEqual([]);
     expect(sources.filter((source) => sourcesLoadedOnFirstUse.includes(source))).toEqual([]);
+    expect(sources.filter((source) => callPathSources.includes(source))).toEqual([]);
+    // The call path came after the answer, and the call ran on it.
+    const later = bundledSources(packageRoot, distFiles(packageRoot, run.modules));
+    expect(callPathSources.filter((source) => !later.includes(source))).toEqual([]);
+    expect(run.stderr).not.toContain('could not');
   });
 });

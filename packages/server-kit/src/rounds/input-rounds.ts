@@ -16,7 +16,7 @@ import {
   specTypeSchemas,
 } from '@modelcontextprotocol/server';
 import { ToolError } from '../errors.js';
-import { isThenable } from '../run-tool.js';
+import { isThenable } from '../is-thenable.js';
 import { digest } from './digest.js';
 import { InputPending } from './input-pending.js';
 import type { RoundCall, RoundState, RoundStateCodec } from './round-state.js';

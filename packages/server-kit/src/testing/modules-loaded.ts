@@ -18,9 +18,12 @@ export interface ModulesLoadedOptions {
   timeoutMs?: number;
 }
 
-// Registered from the preload: writes `loaded <url>` to stderr for every module, from the loader's hooks thread.
-const loaderHooks = `export async function load(url, context, next) {
-  process.stderr.write('loaded ' + url + '\\n');
+// Registered from the preload: writes `loaded <url>` to stderr for every module, from the loader's hooks thread, with
+// a synchronous write to the file descriptor: the line is out before the module is handed over, whatever a worker
+// thread's process.stderr does with its writes, so it comes before anything the process writes once it has it.
+const loaderHooks = `import { writeSync } from 'node:fs';
+export async function load(url, context, next) {
+  writeSync(2, 'loaded ' + url + '\\n');
   return next(url, context);
 }`;
 
