@@ -2,6 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { ResourceServerOptions } from '../auth/resource-server.js';
 import { errorMessage } from '../errors.js';
 import { type LogLevel, logLevels } from '../logger.js';
+import { nodeUtil } from '../node-util.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -196,11 +197,7 @@ function positiveInteger(flag: string, value: string): number {
   return number;
 }
 
-/**
- * `util.parseArgs`, taken from the built-in itself: an `import` of `node:util` builds its ES module facade, which
- * reads every export and so loads `MIMEType` too (ADR 0020).
- */
-const parseArgs = process.getBuiltinModule('node:util').parseArgs;
+const { parseArgs } = nodeUtil;
 
 /** Parses flags and positionals with node:util parseArgs; integers become numbers, mistakes UsageErrors. */
 function parseFlags(flags: Record<string, ServerFlag>, argv: string[]) {

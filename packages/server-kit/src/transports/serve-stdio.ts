@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
 import type { KitServer } from '../create-server.js';
+import { nodeUtil } from '../node-util.js';
 import { markSplicing } from '../structured-splice.js';
 import { StdioTransport } from './stdio-transport.js';
 
@@ -16,12 +17,7 @@ export interface StdioOptions {
 
 let consoleRedirected = false;
 
-/**
- * `util.format`, taken from the built-in itself: an `import` of `node:util` builds its ES module facade, which reads
- * every export and so loads the modules behind `MIMEType` and `parseArgs` too (about 0.7 ms of CPU and 30 KB of heap
- * at each start, which the SDK's own servers do not pay; ADR 0020).
- */
-const format = process.getBuiltinModule('node:util').format;
+const { format } = nodeUtil;
 
 /**
  * Sends console output of any dependency to stderr, so that nothing but JSON-RPC reaches stdout. The command-line
