@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, RolldownMagicString, VERSION } from 'rolldown';
+import { bundleText } from '../../scripts/server-bundle.mjs';
 
 const packageRoot = fileURLToPath(new URL('.', import.meta.url));
 const source = (path) => resolve(packageRoot, 'src', path);
@@ -27,6 +28,8 @@ const ownedByOtherEntries = [
 ];
 const threadSide = [source('off-thread/task-worker.ts'), source('off-thread/task-protocol.ts')];
 const workerFileReference = "new URL('./task-worker.js', import.meta.url)";
+/** Where the output options this bundle shares with the servers' come from (`bundleText`). */
+const sharedOptions = fileURLToPath(new URL('../../scripts/server-bundle.mjs', import.meta.url));
 
 /**
  * The worker pool names its thread entry relative to its own file (`off-thread/`); in the bundle its code sits in
@@ -58,10 +61,10 @@ function typescriptConfigChain(path) {
 
 /**
  * What the bundle is built from, by path relative to the package, each with a digest: every `.ts` under `src/` but
- * tests, this file, the TypeScript configuration the transform reads (and what it extends), and rolldown's version.
- * The build writes it to `dist/bundle-sources.json` and `test/bundle.test.ts` compares it with this function's answer
- * now, so that tests fail on a bundle older than any of them (a `tsc -b` refreshes only the declarations, and a
- * single test file run does not rebuild).
+ * tests, this file, `scripts/server-bundle.mjs` (whose `bundleText` it takes), the TypeScript configuration the
+ * transform reads (and what it extends), and rolldown's version. The build writes it to `dist/bundle-sources.json`
+ * and `test/bundle.test.ts` compares it with this function's answer now, so that tests fail on a bundle older than
+ * any of them (a `tsc -b` refreshes only the declarations, and a single test file run does not rebuild).
  */
 export function bundleSources() {
   const paths = [
@@ -69,6 +72,7 @@ export function bundleSources() {
       .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
       .map((file) => source(file)),
     fileURLToPath(import.meta.url),
+    sharedOptions,
     ...typescriptConfigChain(typescriptConfig),
   ];
   const digests = paths
@@ -110,11 +114,8 @@ export default defineConfig({
     dir: 'dist',
     format: 'esm',
     sourcemap: true,
-    // ASCII output without the doc comments (the declarations keep them): V8 holds a module's source as a string for
-    // the life of the process, two bytes a character as soon as one character is not ASCII (an ellipsis, an arrow);
-    // the server chunk was 118 KB held as 236 KB, now 92 KB held as 92 KB (ADR 0020).
-    charset: 'ascii',
-    comments: { jsdoc: false, legal: true, annotation: true },
+    // ASCII without doc comments, as the servers' bundles (ADR 0020).
+    ...bundleText,
     cleanDir: true,
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
