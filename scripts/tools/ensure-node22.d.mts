@@ -8,3 +8,5 @@ export declare function ensureNode22(): string;
 export declare function ensureNpmTool(spec: string): { dir: string; bins: Record<string, string> };
 /** `environment` (default process.env) with 127.0.0.1, localhost and ::1 added to NO_PROXY and no_proxy. */
 export declare function localToolEnvironment(environment?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+/** How long one npm install may take, in ms: MCPKIT_NPM_INSTALL_TIMEOUT_MS or 300000; throws for a bad value. */
+export declare function npmInstallTimeoutMs(): number;

@@ -48,9 +48,10 @@ function log(message) {
 
 /**
  * How long one `npm install` may take: MCPKIT_NPM_INSTALL_TIMEOUT_MS, a whole number of milliseconds above 0, or the
- * default 300 s when it is unset or empty. Read on each call, so a bad value fails that call and not an import.
+ * default 300 s when it is unset or empty. Read on each call, so a bad value fails that call and not an import. A test
+ * that installs tools in a hook gives the hook this much per install it may run.
  */
-function installTimeoutMs() {
+export function npmInstallTimeoutMs() {
   const value = process.env.MCPKIT_NPM_INSTALL_TIMEOUT_MS?.trim();
   if (value === undefined || value === '') return 300_000;
   if (!/^[1-9]\d*$/.test(value) || !Number.isSafeInteger(Number(value))) {
@@ -184,7 +185,7 @@ function installError(specs, error, logsDirectory, timeoutMs) {
  * concurrent callers.
  */
 function installInto(directory, specs, isReady, options = []) {
-  const timeoutMs = installTimeoutMs();
+  const timeoutMs = npmInstallTimeoutMs();
   if (isReady()) return;
   mkdirSync(toolsDirectory, { recursive: true });
   const attempt = `${process.pid}-${Date.now()}`;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { localToolEnvironment, nodeBinaryPackage } from '../../../scripts/tools/ensure-node22.mjs';
+import { localToolEnvironment, nodeBinaryPackage, npmInstallTimeoutMs } from '../../../scripts/tools/ensure-node22.mjs';
 import { runToEnd } from '../../../scripts/tools/run-to-end.mjs';
 
 // How scripts/tools/ensure-node22.mjs reports an npm install that fails or stalls (docs/decisions/0022), with a
@@ -208,6 +208,23 @@ describe('ensure-node22', () => {
     }
     const empty = await run('install', { MCPKIT_NPM_INSTALL_TIMEOUT_MS: '' });
     expect(empty.code, empty.output).toBe(0);
+  });
+});
+
+describe('npmInstallTimeoutMs', () => {
+  const given = process.env.MCPKIT_NPM_INSTALL_TIMEOUT_MS;
+  afterEach(() => {
+    if (given === undefined) delete process.env.MCPKIT_NPM_INSTALL_TIMEOUT_MS;
+    else process.env.MCPKIT_NPM_INSTALL_TIMEOUT_MS = given;
+  });
+
+  it('is 300 s unless MCPKIT_NPM_INSTALL_TIMEOUT_MS says otherwise, read on each call (a hook budgets its installs by it)', () => {
+    delete process.env.MCPKIT_NPM_INSTALL_TIMEOUT_MS;
+    expect(npmInstallTimeoutMs()).toBe(300_000);
+    process.env.MCPKIT_NPM_INSTALL_TIMEOUT_MS = '600000';
+    expect(npmInstallTimeoutMs()).toBe(600_000);
+    process.env.MCPKIT_NPM_INSTALL_TIMEOUT_MS = 'abc';
+    expect(() => npmInstallTimeoutMs()).toThrow('MCPKIT_NPM_INSTALL_TIMEOUT_MS must be a whole number');
   });
 });
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureNpmTool } from '../../../scripts/tools/ensure-node22.mjs';
+import { ensureNpmTool, npmInstallTimeoutMs } from '../../../scripts/tools/ensure-node22.mjs';
 import { freePort } from '../../../scripts/tools/free-port.mjs';
 import type { ServerConfig } from '../src/config/server-config.js';
 import type { ToolProgress } from '../src/connection/tool-call.js';
@@ -47,15 +47,20 @@ function everythingServer(): ServerConfig {
   };
 }
 
-beforeAll(() => {
-  // The first run installs both packages (some seconds); later runs find them in .tools.
-  everythingBin = ensureNpmTool(everythingSpec).bins['mcp-server-everything'] ?? '';
-  filesystemBin = ensureNpmTool(filesystemSpec).bins['mcp-server-filesystem'] ?? '';
-  directory = mkdtempSync(join(tmpdir(), 'mcpkit-other-servers-'));
-  data = join(directory, 'data');
-  mkdirSync(data);
-  writeFileSync(join(data, 'notes.txt'), 'The launch code word is heliotrope.\n');
-}, 300_000);
+// The first run installs both packages (some seconds), one after the other, each within the install time limit (300 s
+// unless MCPKIT_NPM_INSTALL_TIMEOUT_MS says otherwise): the hook allows both, and a minute for the rest. Later runs
+// find them in .tools.
+beforeAll(
+  () => {
+    everythingBin = ensureNpmTool(everythingSpec).bins['mcp-server-everything'] ?? '';
+    filesystemBin = ensureNpmTool(filesystemSpec).bins['mcp-server-filesystem'] ?? '';
+    directory = mkdtempSync(join(tmpdir(), 'mcpkit-other-servers-'));
+    data = join(directory, 'data');
+    mkdirSync(data);
+    writeFileSync(join(data, 'notes.txt'), 'The launch code word is heliotrope.\n');
+  },
+  2 * npmInstallTimeoutMs() + 60_000,
+);
 
 afterAll(() => {
   if (directory) rmSync(directory, { recursive: true, force: true });
