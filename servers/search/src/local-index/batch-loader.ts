@@ -10,7 +10,7 @@ export interface BatchLoaderOptions {
   batchFiles: number;
   /** A batch ends once its files hold this many bytes. */
   batchBytes: number;
-  /** A run that stores this many files or more is a bulk load: automatic merging off, one merge at the end. */
+  /** A run that stores this many files or more is a bulk load: merging deferred, one merge at the end. */
   bulkFiles: number;
   /** Reads a batch on this thread, for a writer without `indexFiles`. */
   readBatch: (batch: ChangedFile[]) => Promise<(IndexedDocument & { isNew: boolean })[]>;

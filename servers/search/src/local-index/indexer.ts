@@ -54,7 +54,7 @@ export interface IndexerOptions {
  */
 const defaultBatchFiles = 2000;
 const batchBytes = 2 * 1024 * 1024;
-/** Runs that read at least this many files load in bulk: automatic merging off, one merge at the end. */
+/** Runs that read at least this many files load in bulk: merging deferred, one merge at the end. */
 const bulkFiles = 1000;
 /** A batch's writes yield to the event loop after this long, so requests keep flowing during a large batch. */
 const sliceMs = 20;
