@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureNode22, ensureNpmTool, localToolEnvironment } from '../../../scripts/tools/ensure-node22.mjs';
+import {
+  ensureNode22,
+  ensureNpmTool,
+  localToolEnvironment,
+  npmInstallTimeoutMs,
+} from '../../../scripts/tools/ensure-node22.mjs';
 import { runToEnd } from '../../../scripts/tools/run-to-end.mjs';
 import { prepareSampleData } from '../src/run-demo.js';
 import { demoServers, type SampleData } from '../src/server-config.js';
@@ -24,13 +29,18 @@ describe("each reference server's tools/list passes the MCP Inspector CLI with -
   let directory: string;
   let data: SampleData;
 
-  beforeAll(async () => {
-    node22 = ensureNode22();
-    const { bins } = ensureNpmTool(inspectorSpec);
-    inspector = bins['mcp-inspector'] ?? '';
-    directory = mkdtempSync(join(tmpdir(), 'mcpkit-inspector-'));
-    data = await prepareSampleData(directory);
-  }, 600_000);
+  // Two installs one after the other on a first run (Node 22, then the Inspector), each within the install time limit
+  // (300 s unless MCPKIT_NPM_INSTALL_TIMEOUT_MS says otherwise): the hook allows both, and a minute for the rest.
+  beforeAll(
+    async () => {
+      node22 = ensureNode22();
+      const { bins } = ensureNpmTool(inspectorSpec);
+      inspector = bins['mcp-inspector'] ?? '';
+      directory = mkdtempSync(join(tmpdir(), 'mcpkit-inspector-'));
+      data = await prepareSampleData(directory);
+    },
+    2 * npmInstallTimeoutMs() + 60_000,
+  );
 
   afterAll(() => {
     rmSync(directory, { recursive: true, force: true });
