@@ -129,7 +129,8 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
     const ending = workers.map((worker) => {
       // Their exit is this stop's own now, not a failure to report ('error' stays listened to: unheard, it throws).
       worker.removeAllListeners('exit');
-      worker.unref();
+      // `terminate()` refs the thread until it ends (Node 20 and 22), whatever was set before: one left behind is
+      // unref'd after it (`leaveBehind`).
       let ended = false;
       const terminated = worker.terminate().finally(() => {
         ended = true;
