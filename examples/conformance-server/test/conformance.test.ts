@@ -7,6 +7,7 @@ import {
   type RequirementSetRun,
   runRequirementSet,
 } from '../../../scripts/tools/conformance-run.mjs';
+import { npmInstallTimeoutMs } from '../../../scripts/tools/ensure-node22.mjs';
 
 // The official suite's frozen requirement sets, each run at its own wire version (the 2025-11-25 handshake, the
 // stateless 2026-07-28), judged against this folder's expected-failures.<set>.json (decision 0010).
@@ -41,13 +42,15 @@ describe('the official MCP conformance suite, server mode', () => {
   const runs = new Map<string, RequirementSetRun>();
 
   // One set after the other against one server: each run takes a few seconds, and the server's sessions of one set
-  // must not be judged while the other set's stateless probes hit it.
+  // must not be judged while the other set's stateless probes hit it. The hook allows the first run's two installs
+  // (Node 22 and the suite, each within the install time limit) and two minutes for the runs.
+  const hookTimeoutMs = 2 * npmInstallTimeoutMs() + 120_000;
   beforeAll(async () => {
     server = await startServer();
     for (const requirements of requirementSets) {
       runs.set(requirements, await runRequirementSet({ mode: 'server', requirements, target: server.url }));
     }
-  }, 600_000);
+  }, hookTimeoutMs);
 
   afterAll(() => {
     server?.child.kill('SIGTERM');

@@ -7,6 +7,7 @@ import {
   rerunScenarios,
   runRequirementSet,
 } from '../../../scripts/tools/conformance-run.mjs';
+import { npmInstallTimeoutMs } from '../../../scripts/tools/ensure-node22.mjs';
 
 // The official conformance suite in client mode against `mcpkit-host conformance-client`, with the suite's frozen
 // requirement sets, each run at its own wire version and judged against test/conformance/expected-failures.<set>.json
@@ -26,6 +27,9 @@ const baselinePath = (requirements: string) =>
 // not to double the load; sse-retry only fails a client that reconnects too early.
 const scenarioTimeoutMs = 60_000;
 const maximumReruns = 6;
+// The first set's hook installs Node 22 and the suite, each within the install time limit; then the set's run and its
+// reruns, each scenario within its own limit.
+const hookTimeoutMs = 2 * npmInstallTimeoutMs() + (maximumReruns + 2) * scenarioTimeoutMs;
 
 describe.each(requirementSets)('the official MCP conformance suite, client mode, --requirements %s', (requirements) => {
   let run: RequirementSetRun;
@@ -43,7 +47,7 @@ describe.each(requirementSets)('the official MCP conformance suite, client mode,
     rerun = regressed.length <= maximumReruns ? regressed : [];
     run = rerun.length > 0 ? await rerunScenarios(first, options, rerun) : first;
     if (rerun.length > 0) process.stderr.write(`conformance ${requirements}: ran again alone: ${rerun.join(', ')}\n`);
-  }, 600_000);
+  }, hookTimeoutMs);
 
   it('runs every scenario the suite announced', () => {
     expect(run.requirements, run.output).toBe(requirements);
