@@ -124,8 +124,9 @@ export default defineConfig({
         // What the thread entries and `./task` share with the rest stays small: a worker loads only these.
         { name: 'errors', test: (id) => id === source('errors.ts'), priority: 3 },
         { name: 'compile-glob', test: (id) => id.startsWith(folder('glob')), priority: 2 },
-        // The rest that the main entry loads at once (`tools/list` and the call path): one file, not one per module.
-        // `$initial`: modules loaded by `import()` only (the round engine, readers, HTTP endpoint) keep their chunks.
+        // The rest that the main entry loads at once (what answers `tools/list`): one file, not one per module.
+        // `$initial`: modules loaded by `import()` only (the call path, the round engine, readers, HTTP endpoint) keep
+        // their chunks.
         {
           name: 'server',
           test: (id) =>

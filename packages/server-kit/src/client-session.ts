@@ -132,8 +132,9 @@ let callPath: CallPath | undefined;
 let callPathSoon = false;
 
 /**
- * The call path, loaded once. A failed load is forgotten, so that a later call tries again; it rejects with an error
- * for the server's log (the file and why), and a request that needed it answers with {@link callPathMissing}.
+ * The call path, loaded once. A failed load is forgotten, so that a later call tries again (Node 22 reads the file
+ * again; Node 20 keeps a failure to read a file it found for the life of the process); it rejects with an error for
+ * the server's log (the file and why), and a request that needed it answers with {@link callPathMissing}.
  */
 function loadCallPath(): Promise<CallPath> {
   callPathModule ??= import('./call-path.js').then(
@@ -143,10 +144,13 @@ function loadCallPath(): Promise<CallPath> {
     },
     (error: unknown) => {
       callPathModule = undefined;
-      throw new Error(
-        `The kit's tool-call code could not be loaded (${errorMessage(error)}); reinstall or rebuild @mcpkit/server-kit.`,
-        { cause: error },
-      );
+      const remedy =
+        (error as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND'
+          ? 'reinstall or rebuild @mcpkit/server-kit'
+          : 'a later call tries again; under Node 20, which remembers a failed read, restart the server once its cause is gone';
+      throw new Error(`The kit's tool-call code could not be loaded (${errorMessage(error)}); ${remedy}.`, {
+        cause: error,
+      });
     },
   );
   return callPathModule;
@@ -161,14 +165,16 @@ const callPathMissing = () =>
 
 /**
  * Starts loading the call path after the answer being written now: a check-phase callback runs once the request's
- * microtasks (the handler's result, the SDK's send, the transport's write) are done. A failure is left to the first
- * call, which loads again and reports it.
+ * microtasks (the handler's result, the SDK's send, the transport's write) are done. A failure is logged, and left to
+ * the first call, which loads again and answers with it.
  */
-function loadCallPathSoon(): void {
+function loadCallPathSoon(log: Logger): void {
   if (callPathSoon || callPathModule !== undefined) return;
   callPathSoon = true;
   setImmediate(() => {
-    loadCallPath().catch(() => {});
+    loadCallPath().catch((error: unknown) =>
+      log.error('Loading the tool-call code ahead of the first call failed', error),
+    );
   }).unref();
 }
 
@@ -559,6 +565,21 @@ export class ClientSession implements KitSession {
     if (this.era === 'legacy') this.registerRootsHandlers();
   }
 
+  /** The call path for a request (`what` names it in the log); a failed load is logged and answers as an internal error. */
+  private loadCallPathFor(what: string): Promise<CallPath> {
+    return loadCallPath().catch((error: unknown) => {
+      this.owner.log.error(`${what} could not run`, error);
+      throw callPathMissing();
+    });
+  }
+
+  /** Starts loading a modern-era call's round engine and asks beside the call path, instead of after it. */
+  private loadRoundsSoon(): void {
+    if (this.roundEngine !== undefined && modernAsksLoaded !== undefined) return;
+    // A failure here is the call's to report, when `inRounds` waits for the same loads.
+    Promise.all([this.owner.rounds(), loadModernAsks()]).catch(() => {});
+  }
+
   private registerToolHandlers(): void {
     const { registry } = this.owner;
     // Made once for the session's calls, so that a call allocates none of them (ADR 0011).
@@ -567,7 +588,7 @@ export class ClientSession implements KitSession {
     const legacyContext = (extra: Extra) => (callPath as CallPath).createToolContext(this, extra);
     this.handle('ListToolsRequest', (request) => {
       this.owner.onToolsListed?.();
-      loadCallPathSoon();
+      loadCallPathSoon(this.owner.log);
       return this.page(
         'tools',
         Array.from(registry.tools.values(), (tool) => tool.listing),
@@ -581,12 +602,9 @@ export class ClientSession implements KitSession {
         if (!registered) throw new RequestError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
         const path = callPath;
         if (path === undefined) {
-          return loadCallPath().then(
-            (loaded) => this.callTool(loaded, registered, request.params.arguments, options, legacyContext, extra),
-            (error: unknown) => {
-              this.owner.log.error(`Tool "${registered.definition.name}" could not run`, error);
-              throw callPathMissing();
-            },
+          if (this.era !== 'legacy') this.loadRoundsSoon();
+          return this.loadCallPathFor(`Tool "${registered.definition.name}"`).then((loaded) =>
+            this.callTool(loaded, registered, request.params.arguments, options, legacyContext, extra),
           );
         }
         return this.callTool(path, registered, request.params.arguments, options, legacyContext, extra);
@@ -693,15 +711,19 @@ export class ClientSession implements KitSession {
       (request, extra) => {
         const { name, arguments: args } = request.params;
         if (this.era === 'legacy') {
-          return Promise.all([loadGetPrompt(), loadCallPath()]).then(([{ getPrompt }, path]) =>
-            getPrompt(registry, name, args, path.createToolContext(this, extra), this.owner.log),
+          return Promise.all([loadGetPrompt(), this.loadCallPathFor(`Prompt "${name}"`)]).then(
+            ([{ getPrompt }, path]) =>
+              getPrompt(registry, name, args, path.createToolContext(this, extra), this.owner.log),
           );
         }
         return this.inRounds(
           { method: 'prompts/get', target: name, arguments: args ?? {} },
           extra,
           async (asks, signal) => {
-            const [{ getPrompt }, path] = await Promise.all([loadGetPrompt(), loadCallPath()]);
+            const [{ getPrompt }, path] = await Promise.all([
+              loadGetPrompt(),
+              this.loadCallPathFor(`Prompt "${name}"`),
+            ]);
             return getPrompt(
               registry,
               name,

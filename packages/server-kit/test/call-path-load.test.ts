@@ -13,14 +13,15 @@ const packageRoot = fileURLToPath(new URL('../', import.meta.url));
 const copy = mkdtempSync(join(packageRoot, 'node_modules', '.call-path-missing-'));
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-const echoServer = `import { createServer, defineTool, serveStdio } from './index.js';
+const echoServer = `import { createServer, definePrompt, defineTool, serveStdio } from './index.js';
 import { z } from 'zod';
 const echo = defineTool({ name: 'echo', description: 'Echoes.', input: z.object({ text: z.string() }), handler: ({ text }) => text });
-await serveStdio(createServer({ name: 'broken', version: '1.0.0', tools: [echo] }));
+const greet = definePrompt({ name: 'greet', description: 'Greets.', handler: () => 'hello' });
+await serveStdio(createServer({ name: 'broken', version: '1.0.0', tools: [echo], prompts: [greet] }));
 `;
 
 describe('a kit whose tool-call code cannot be loaded (ADR 0020)', () => {
-  it('answers each call with an error that says so, lists its tools, logs why, and exits cleanly', async () => {
+  it('answers each call and prompt with an error that says so, lists its tools, logs why, and exits cleanly', async () => {
     cpSync(join(packageRoot, 'dist'), copy, { recursive: true, filter: (path) => !path.endsWith('.d.ts') });
     const chunks = join(copy, 'chunks');
     const callPath = readdirSync(chunks).filter((file) => file.startsWith('call-path-') && file.endsWith('.js'));
@@ -71,10 +72,21 @@ describe('a kit whose tool-call code cannot be loaded (ADR 0020)', () => {
     expect((await response(3))?.result).toMatchObject({ tools: [{ name: 'echo' }] });
     send(call(4));
     expect((await response(4))?.error?.code).toBe(-32603);
-    // The log says which file and why, once a call.
-    const logged =
-      /Tool "echo" could not run\nError: The kit's tool-call code could not be loaded \(Cannot find module '[^']*call-path-/g;
-    expect(stderr.match(logged)).toHaveLength(2);
+    // A prompt builds a tool context: the same answer, with no file path of the server's in it.
+    send({ id: 5, method: 'prompts/get', params: { name: 'greet' } });
+    expect((await response(5))?.error).toEqual({
+      code: -32603,
+      message: "The server could not load the code that runs tools; the server's log has the details.",
+    });
+    // The log says which file and why, once a request, and once for the load the list started.
+    const logged = (what: string) =>
+      new RegExp(
+        `${what}\\nError: The kit's tool-call code could not be loaded \\(Cannot find module '[^']*call-path-[^)]*\\); reinstall or rebuild`,
+        'g',
+      );
+    expect(stderr.match(logged('Tool "echo" could not run'))).toHaveLength(2);
+    expect(stderr.match(logged('Prompt "greet" could not run'))).toHaveLength(1);
+    expect(stderr.match(logged('Loading the tool-call code ahead of the first call failed'))).toHaveLength(1);
     child.stdin.end();
     expect(await exited).toBe(0);
   });
