@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { hungMount } from '../../test/hung-mount.js';
+import { leaveBehind, threadsLeftBehind } from './threads-left-behind.js';
 
 let base: string;
 
@@ -16,6 +18,20 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(base, { recursive: true, force: true });
 });
+
+/** The stuck-thread process (`test/fixtures/exit-with-a-stuck-thread.mjs`), exiting `how`, its stderr a pipe. */
+function stuckThreadProcess(how: string, fifo: string) {
+  return spawn(
+    process.execPath,
+    [
+      new URL('../../test/fixtures/exit-with-a-stuck-thread.mjs', import.meta.url).pathname,
+      how,
+      join(base, 'docs'),
+      join(base, 'index.sqlite'),
+    ],
+    { env: { ...process.env, MCPKIT_TEST_HUNG_FIFO: fifo }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+}
 
 /** How a child process ended, or `undefined` when it had not ended after `ms`, and what it wrote to stderr. */
 async function endOf(child: ReturnType<typeof spawn>, ms: number) {
@@ -39,16 +55,7 @@ it.skipIf(process.platform === 'win32').each(['exit', 'drain'])(
   'a process whose index writer left a thread stuck in a read ends (%s) instead of waiting for the read for good',
   async (how) => {
     const hung = hungMount(base);
-    const child = spawn(
-      process.execPath,
-      [
-        new URL('../../test/fixtures/exit-with-a-stuck-thread.mjs', import.meta.url).pathname,
-        how,
-        join(base, 'docs'),
-        join(base, 'index.sqlite'),
-      ],
-      { env: { ...process.env, MCPKIT_TEST_HUNG_FIFO: hung.fifo }, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    const child = stuckThreadProcess(how, hung.fifo);
     try {
       // About a second (start, 300 ms, two grace periods of 200 ms); without the kill Node waits for the stuck thread
       // as the process exits, for good.
@@ -56,7 +63,7 @@ it.skipIf(process.platform === 'win32').each(['exit', 'drain'])(
       expect(end, `the process did not end; its stderr: ${stderr()}`).toEqual({ code: null, signal: 'SIGKILL' });
       expect(stderr()).toContain('closed\n');
       expect(stderr()).toContain(
-        'The index writer left a thread stuck in a read (a hung mount?); Node would wait for it to exit, so the process ends with SIGKILL instead of exit code 0.',
+        'The index writer left a thread that would not stop (blocked in a read or a write: a hung mount?); Node would wait for it to exit, so the process ends with SIGKILL instead of exit code 0.',
       );
     } finally {
       child.kill('SIGKILL');
@@ -65,3 +72,44 @@ it.skipIf(process.platform === 'win32').each(['exit', 'drain'])(
   },
   30_000,
 );
+
+it.skipIf(process.platform === 'win32')(
+  'ends so too when its stderr has no reader any more (the client went away), the sentence not written',
+  async () => {
+    const hung = hungMount(base);
+    const child = stuckThreadProcess('exit', hung.fifo);
+    // Its writes to stderr fail with EPIPE from now on, the sentence at exit too: the kill must not depend on it.
+    child.stderr?.destroy();
+    try {
+      const { end } = await endOf(child, 20_000);
+      expect(end, 'the process did not end').toEqual({ code: null, signal: 'SIGKILL' });
+    } finally {
+      child.kill('SIGKILL');
+      hung.release();
+    }
+  },
+  30_000,
+);
+
+it('listens to the exit of the process once, however many threads are left behind', async () => {
+  const listeners = process.listenerCount('exit');
+  // Two thread ends to come (Node 20 has no Promise.withResolvers).
+  const ends = [0, 1].map(() => {
+    let resolve = () => {};
+    const promise = new Promise<void>((settle) => {
+      resolve = settle;
+    });
+    return { promise, resolve };
+  });
+  try {
+    // Workers as far as leaveBehind uses them; the exit of this test process is vitest's, and no thread is left alive.
+    for (const { promise } of ends) leaveBehind({ unref() {} } as Worker, promise);
+    expect(threadsLeftBehind()).toBe(2);
+    expect(process.listenerCount('exit')).toBeLessThanOrEqual(listeners + 1);
+  } finally {
+    for (const { resolve } of ends) resolve();
+  }
+  await Promise.all(ends.map(({ promise }) => promise));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(threadsLeftBehind()).toBe(0);
+});

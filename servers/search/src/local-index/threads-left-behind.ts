@@ -37,16 +37,23 @@ export function threadsLeftBehind(): number {
 
 /**
  * At exit, with a thread left behind still alive: SIGKILL, the one way out that waits for no thread (the exit code the
- * process was given is lost; a process killed by a signal cannot have one). stdout and stderr are written
- * synchronously by Node for files, pipes and terminals, so no answer or log line before this is lost.
+ * process was given is lost; a process killed by a signal cannot have one), after a sentence on stderr when it can be
+ * written. Node writes to files and terminals at once, and to a pipe what fits in it: only lines queued for a pipe that
+ * its reader left full are lost, as `process.exit` loses them.
  */
 function exitWithoutThreadsLeftBehind(code: number): void {
   if (leftBehind.size === 0) return;
   const threads = leftBehind.size === 1 ? 'a thread' : `${leftBehind.size} threads`;
-  writeSync(
-    2,
-    `The index writer left ${threads} stuck in a read (a hung mount?); Node would wait for it to exit, so the process ` +
-      `ends with SIGKILL instead of exit code ${code}.\n`,
-  );
+  try {
+    // Less than PIPE_BUF (4 KiB): a pipe takes it whole or not at all.
+    writeSync(
+      2,
+      `The index writer left ${threads} that would not stop (blocked in a read or a write: a hung mount?); Node would ` +
+        `wait for it to exit, so the process ends with SIGKILL instead of exit code ${code}.\n`,
+    );
+  } catch {
+    // Nowhere to say it (EPIPE: the client that read stderr went away; EAGAIN: it stopped reading): thrown from here,
+    // the error would end this listener before the kill, and the process would hang in the exit after all.
+  }
   process.kill(process.pid, 'SIGKILL');
 }
