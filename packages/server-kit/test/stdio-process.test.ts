@@ -32,6 +32,21 @@ describe('serveStdio in a real child process', () => {
     expect(await child.exited).toBe(0);
   });
 
+  it('goes on answering after the reader of its stderr went away (its log lines have nowhere to go)', async () => {
+    const child = startFixture();
+    await initialize(child);
+    // The host closed its end of the server's stderr: every log line from now on fails with EPIPE.
+    child.process.stderr.destroy();
+    for (const id of [1, 2, 3]) {
+      child.send({ id, method: 'tools/call', params: { name: 'noisy', arguments: {} } });
+      expect((await child.response(id)).result).toEqual({
+        content: [{ type: 'text', text: 'still only JSON-RPC on stdout' }],
+      });
+    }
+    child.process.stdin.end();
+    expect(await child.exited).toBe(0);
+  });
+
   it('answers a line that is not JSON with -32700, a batch and a non-JSON-RPC request with -32600, and goes on', async () => {
     const child = startFixture();
     const errors = () =>

@@ -13,6 +13,7 @@ import { checkParamHeaders, type ParamHeaderMismatch } from '../param-headers.js
 import { cancelOnDisconnect } from './cancel-on-disconnect.js';
 import { createConnectionGate } from './connection-gate.js';
 import { answerOnNode, fetchHandlerOnNode } from './fetch-handler-on-node.js';
+import { outliveClosedStderr } from './outlive-closed-stderr.js';
 import { quickRoute } from './quick-route.js';
 import { isAllowedHost, isAllowedOrigin, isLoopbackHost } from './request-guards.js';
 import type { HttpListening, HttpOptions } from './serve-http.js';
@@ -98,6 +99,7 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 
 /** The body of `serveHttp`, loaded on its first call (see serve-http.ts). */
 export async function startHttpEndpoint(server: KitServer, options: HttpOptions): Promise<HttpListening> {
+  outliveClosedStderr();
   // Loaded here rather than at the top: the HTTP transport, its web-stream adapters and node:http weigh on the
   // start-up time of every stdio server, which never needs them.
   const [

@@ -3,6 +3,7 @@ import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio'
 import type { KitServer } from '../create-server.js';
 import { nodeUtil } from '../node-util.js';
 import { markSplicing } from '../structured-splice.js';
+import { outliveClosedStderr } from './outlive-closed-stderr.js';
 import { StdioTransport } from './stdio-transport.js';
 
 /** Options of `serveStdio`; the defaults are the process's own streams. */
@@ -48,7 +49,10 @@ export async function serveStdio(server: KitServer, options: StdioOptions = {}):
   const output = options.output ?? process.stdout;
   const ownStreams = input === process.stdin && output === process.stdout;
   const exitOnClose = options.exitOnClose ?? ownStreams;
-  if (ownStreams) redirectConsoleToStderr();
+  if (ownStreams) {
+    redirectConsoleToStderr();
+    outliveClosedStderr();
+  }
 
   const transport = new StdioTransport(input, output, options.maxMessageBytes);
   let stopping = false;
