@@ -23,6 +23,7 @@ import type { Completer, ResourceListing } from './define-resource.js';
 import { errorMessage, ToolError } from './errors.js';
 import { isThenable } from './is-thenable.js';
 import { describeIssues } from './json-schema.js';
+import { KitCodeLoadError, kitCodeLoadError, loadOnce } from './kit-code-loading.js';
 import { createLogger, isLevelEnabled, type Logger, type LogLevel, type LogSink } from './logger.js';
 import {
   type Caller,
@@ -115,12 +116,9 @@ function logNotification(level: LogLevel, logger: string, message: string, data:
 
 // What no tools/list needs is loaded by the first request that does (ADR 0020): prompts/get, resources/read, and the
 // asks of a modern-era round.
-let promptModule: Promise<typeof import('./get-prompt.js')> | undefined;
-let resourceModule: Promise<typeof import('./read-resource.js')> | undefined;
-let modernAsksModule: Promise<typeof import('./rounds/modern-asks.js')> | undefined;
-const loadGetPrompt = () => (promptModule ??= import('./get-prompt.js'));
-const loadReadResource = () => (resourceModule ??= import('./read-resource.js'));
-const loadModernAsks = () => (modernAsksModule ??= import('./rounds/modern-asks.js'));
+const loadGetPrompt = loadOnce('prompts/get', () => import('./get-prompt.js'));
+const loadReadResource = loadOnce('resources/read', () => import('./read-resource.js'));
+const loadModernAsks = loadOnce('round asks', () => import('./rounds/modern-asks.js'));
 /** The asks' module once loaded, so that a modern-era call after the first waits for nothing. */
 let modernAsksLoaded: typeof import('./rounds/modern-asks.js') | undefined;
 
@@ -132,9 +130,8 @@ let callPath: CallPath | undefined;
 let callPathSoon = false;
 
 /**
- * The call path, loaded once. A failed load is forgotten, so that a later call tries again (Node 22 reads the file
- * again; Node 20 keeps a failure to read a file it found for the life of the process); it rejects with an error for
- * the server's log (the file and why), and a request that needed it answers with {@link callPathMissing}.
+ * The call path, loaded once. A failed load is forgotten, so that a later call tries again; it rejects with a
+ * {@link KitCodeLoadError} for the server's log, and a request that needed it answers with {@link callPathMissing}.
  */
 function loadCallPath(): Promise<CallPath> {
   callPathModule ??= import('./call-path.js').then(
@@ -144,23 +141,24 @@ function loadCallPath(): Promise<CallPath> {
     },
     (error: unknown) => {
       callPathModule = undefined;
-      const remedy =
-        (error as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND'
-          ? 'reinstall or rebuild @mcpkit/server-kit'
-          : 'a later call tries again; under Node 20, which remembers a failed read, restart the server once its cause is gone';
-      throw new Error(`The kit's tool-call code could not be loaded (${errorMessage(error)}); ${remedy}.`, {
-        cause: error,
-      });
+      throw kitCodeLoadError('tool-call', error);
     },
   );
   return callPathModule;
 }
 
-/** The answer to a request whose code could not be loaded: an internal error; the log has the file and why. */
+/** The answer to a call whose code could not be loaded: an internal error; the log has the file and why. */
 const callPathMissing = () =>
   new RequestError(
     ErrorCode.InternalError,
     "The server could not load the code that runs tools; the server's log has the details.",
+  );
+
+/** The answer to any other request whose code could not be loaded, likewise. */
+const loadingFailedAnswer = () =>
+  new RequestError(
+    ErrorCode.InternalError,
+    "The server could not load the code that answers this request; the server's log has the details.",
   );
 
 /**
@@ -386,7 +384,10 @@ export class ClientSession implements KitSession {
     };
     // Loaded together by the first modern-era call; later calls find them at once.
     if (this.roundEngine === undefined || modernAsksLoaded === undefined) {
-      [this.roundEngine, modernAsksLoaded] = await Promise.all([this.owner.rounds(), loadModernAsks()]);
+      [this.roundEngine, modernAsksLoaded] = await this.needing(
+        `${call.method} "${call.target}"`,
+        Promise.all([this.owner.rounds(), loadModernAsks()]),
+      );
     }
     const { createModernAsks } = modernAsksLoaded;
     const outcome = await this.roundEngine.run(call, request, extra.mcpReq.signal, (asker, signal) =>
@@ -565,12 +566,21 @@ export class ClientSession implements KitSession {
     if (this.era === 'legacy') this.registerRootsHandlers();
   }
 
-  /** The call path for a request (`what` names it in the log); a failed load is logged and answers as an internal error. */
-  private loadCallPathFor(what: string): Promise<CallPath> {
-    return loadCallPath().catch((error: unknown) => {
+  /**
+   * `loading` for a request (`what` names it in the log): when a part of the kit's code could not be loaded, the log
+   * gets which file and why, and the request answers with `answer`, an internal error of the kit's own words.
+   */
+  private needing<Loaded>(what: string, loading: Promise<Loaded>, answer = loadingFailedAnswer): Promise<Loaded> {
+    return loading.catch((error: unknown) => {
+      if (!(error instanceof KitCodeLoadError)) throw error;
       this.owner.log.error(`${what} could not run`, error);
-      throw callPathMissing();
+      throw answer();
     });
+  }
+
+  /** The call path for a request (`what` names it in the log); a failed load answers as {@link callPathMissing}. */
+  private loadCallPathFor(what: string): Promise<CallPath> {
+    return this.needing(what, loadCallPath(), callPathMissing);
   }
 
   /** Starts loading a modern-era call's round engine and asks beside the call path, instead of after it. */
@@ -664,13 +674,13 @@ export class ClientSession implements KitSession {
       (request, extra) => {
         const { uri } = request.params;
         if (this.era === 'legacy') {
-          return loadReadResource().then(({ readResource }) =>
+          return this.needing(`Resource "${uri}"`, loadReadResource()).then(({ readResource }) =>
             readResource(registry, uri, this.requestContext(extra), this.owner.log),
           );
         }
         // A modern client has no session to remember roots by: a read that needs them asks within the request.
         return this.inRounds({ method: 'resources/read', target: uri }, extra, async (asks, signal) =>
-          (await loadReadResource()).readResource(
+          (await this.needing(`Resource "${uri}"`, loadReadResource())).readResource(
             registry,
             uri,
             Object.assign(this.requestContext(extra, signal), { roots: (options?: AskOptions) => asks.roots(options) }),
@@ -711,9 +721,11 @@ export class ClientSession implements KitSession {
       (request, extra) => {
         const { name, arguments: args } = request.params;
         if (this.era === 'legacy') {
-          return Promise.all([loadGetPrompt(), this.loadCallPathFor(`Prompt "${name}"`)]).then(
-            ([{ getPrompt }, path]) =>
-              getPrompt(registry, name, args, path.createToolContext(this, extra), this.owner.log),
+          return Promise.all([
+            this.needing(`Prompt "${name}"`, loadGetPrompt()),
+            this.loadCallPathFor(`Prompt "${name}"`),
+          ]).then(([{ getPrompt }, path]) =>
+            getPrompt(registry, name, args, path.createToolContext(this, extra), this.owner.log),
           );
         }
         return this.inRounds(
@@ -721,7 +733,7 @@ export class ClientSession implements KitSession {
           extra,
           async (asks, signal) => {
             const [{ getPrompt }, path] = await Promise.all([
-              loadGetPrompt(),
+              this.needing(`Prompt "${name}"`, loadGetPrompt()),
               this.loadCallPathFor(`Prompt "${name}"`),
             ]);
             return getPrompt(

@@ -5,6 +5,7 @@ import type { AnyPrompt } from './define-prompt.js';
 import type { ResourceDefinition } from './define-resource.js';
 import type { AnyTool } from './define-tool.js';
 import { KitError } from './errors.js';
+import { loadOnce } from './kit-code-loading.js';
 import { createLogger, type Logger, type LogLevel, stderrSink } from './logger.js';
 import type { Middleware } from './middleware/middleware.js';
 import type { ParamHeader } from './param-headers.js';
@@ -120,12 +121,14 @@ export interface OfferNotifier {
   resourceUpdated(uri: string): void;
 }
 
+/** The round engine's modules, loaded by the first modern-era request that runs in rounds. */
+const loadRoundModules = loadOnce('round engine', () =>
+  Promise.all([import('./rounds/input-rounds.js'), import('./rounds/round-state.js')]),
+);
+
 /** The round engine that signs request state with `key`, its modules loaded on first use. */
 async function loadInputRounds(key: Uint8Array, settings: ServerOptions['requestState']): Promise<InputRounds> {
-  const [{ createInputRounds }, { createRoundStateCodec }] = await Promise.all([
-    import('./rounds/input-rounds.js'),
-    import('./rounds/round-state.js'),
-  ]);
+  const [{ createInputRounds }, { createRoundStateCodec }] = await loadRoundModules();
   return createInputRounds({
     codec: createRoundStateCodec({
       key,
@@ -153,7 +156,13 @@ export function createServer(options: ServerOptions): KitServer {
   const configuredKey = configuredRequestStateKey(options.requestState?.key, process.env);
   let rounds: Promise<InputRounds> | undefined;
   const loadRounds = () => {
-    rounds ??= loadInputRounds(configuredKey ?? randomRequestStateKey(), options.requestState);
+    // A failed load is forgotten, so that a later request tries again.
+    rounds ??= loadInputRounds(configuredKey ?? randomRequestStateKey(), options.requestState).catch(
+      (error: unknown) => {
+        rounds = undefined;
+        throw error;
+      },
+    );
     return rounds;
   };
 

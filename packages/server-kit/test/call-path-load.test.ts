@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,85 +9,132 @@ import { expectFreshBundle } from './support/fresh-bundle.js';
 beforeAll(expectFreshBundle);
 
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
-// Inside the package's node_modules, so that the copy resolves the kit's dependencies as dist/ does.
-const copy = mkdtempSync(join(packageRoot, 'node_modules', '.call-path-missing-'));
-afterAll(() => rmSync(copy, { recursive: true, force: true }));
+const copies: string[] = [];
+afterAll(() => {
+  for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+});
 
-const echoServer = `import { createServer, definePrompt, defineTool, serveStdio } from './index.js';
+const serverSource = `import { createServer, definePrompt, defineResource, defineTool, serveStdio } from './index.js';
 import { z } from 'zod';
 const echo = defineTool({ name: 'echo', description: 'Echoes.', input: z.object({ text: z.string() }), handler: ({ text }) => text });
 const greet = definePrompt({ name: 'greet', description: 'Greets.', handler: () => 'hello' });
-await serveStdio(createServer({ name: 'broken', version: '1.0.0', tools: [echo], prompts: [greet] }));
+const readme = defineResource({ uri: 'note://readme', name: 'readme', read: () => 'hello' });
+await serveStdio(createServer({ name: 'broken', version: '1.0.0', tools: [echo], prompts: [greet], resources: [readme] }));
 `;
 
-describe('a kit whose tool-call code cannot be loaded (ADR 0020)', () => {
+interface BrokenServer {
+  child: ChildProcess;
+  stderr(): string;
+  exited: Promise<unknown>;
+  send(message: object): void;
+  response(id: number): Promise<{ error?: { code: number; message: string }; result?: unknown } | undefined>;
+}
+
+/** A copy of the bundle without the chunks whose names start with `missing`, serving {@link serverSource} over stdio. */
+async function brokenServer(missing: string[]): Promise<BrokenServer> {
+  // Inside the package's node_modules, so that the copy resolves the kit's dependencies as dist/ does.
+  const copy = mkdtempSync(join(packageRoot, 'node_modules', '.kit-code-missing-'));
+  copies.push(copy);
+  cpSync(join(packageRoot, 'dist'), copy, { recursive: true, filter: (path) => !path.endsWith('.d.ts') });
+  const chunks = join(copy, 'chunks');
+  for (const prefix of missing) {
+    const found = readdirSync(chunks).filter((file) => file.startsWith(`${prefix}-`) && file.endsWith('.js'));
+    expect(found, prefix).toHaveLength(1);
+    rmSync(join(chunks, found[0] as string));
+  }
+  writeFileSync(join(copy, 'server.mjs'), serverSource);
+
+  const child = spawn(process.execPath, [join(copy, 'server.mjs')], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const response = async (id: number) => {
+    const find = () =>
+      stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { id?: number; error?: { code: number; message: string }; result?: unknown })
+        .find((message) => message.id === id);
+    await expect.poll(find, { timeout: 20_000 }).toBeDefined();
+    return find();
+  };
+  send({
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  await response(1);
+  send({ method: 'notifications/initialized' });
+  return { child, stderr: () => stderr, exited, send, response };
+}
+
+/** How the log reports `what` that could not run for want of the kit's `part` code, missing from the install. */
+const logged = (what: string, part: string, file: string) =>
+  new RegExp(
+    `${what}\\nError: The kit's ${part} code could not be loaded \\(Cannot find module '[^']*${file}-[^)]*\\); reinstall or rebuild`,
+    'g',
+  );
+
+describe('a kit whose own code cannot be loaded (ADR 0020)', () => {
   it('answers each call and prompt with an error that says so, lists its tools, logs why, and exits cleanly', async () => {
-    cpSync(join(packageRoot, 'dist'), copy, { recursive: true, filter: (path) => !path.endsWith('.d.ts') });
-    const chunks = join(copy, 'chunks');
-    const callPath = readdirSync(chunks).filter((file) => file.startsWith('call-path-') && file.endsWith('.js'));
-    expect(callPath).toHaveLength(1);
-    rmSync(join(chunks, callPath[0] as string));
-    writeFileSync(join(copy, 'server.mjs'), echoServer);
-
-    const child = spawn(process.execPath, [join(copy, 'server.mjs')], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-    const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-    const response = async (id: number) => {
-      const find = () =>
-        stdout
-          .split('\n')
-          .filter(Boolean)
-          .map(
-            (line) => JSON.parse(line) as { id?: number; error?: { code: number; message: string }; result?: unknown },
-          )
-          .find((message) => message.id === id);
-      await expect.poll(find, { timeout: 20_000 }).toBeDefined();
-      return find();
-    };
+    const server = await brokenServer(['call-path']);
     const call = (id: number) => ({ id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
-
-    send({
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    });
-    await response(1);
-    send({ method: 'notifications/initialized' });
     // A call before any list loads the code itself; then a list (which starts a load of its own after answering)
     // and a call after it: each failure is the caller's answer, none a hang, and the server goes on.
-    send(call(2));
-    expect((await response(2))?.error).toEqual({
+    server.send(call(2));
+    expect((await server.response(2))?.error).toEqual({
       code: -32603,
       message: "The server could not load the code that runs tools; the server's log has the details.",
     });
-    send({ id: 3, method: 'tools/list' });
-    expect((await response(3))?.result).toMatchObject({ tools: [{ name: 'echo' }] });
-    send(call(4));
-    expect((await response(4))?.error?.code).toBe(-32603);
+    server.send({ id: 3, method: 'tools/list' });
+    expect((await server.response(3))?.result).toMatchObject({ tools: [{ name: 'echo' }] });
+    server.send(call(4));
+    expect((await server.response(4))?.error?.code).toBe(-32603);
     // A prompt builds a tool context: the same answer, with no file path of the server's in it.
-    send({ id: 5, method: 'prompts/get', params: { name: 'greet' } });
-    expect((await response(5))?.error).toEqual({
+    server.send({ id: 5, method: 'prompts/get', params: { name: 'greet' } });
+    expect((await server.response(5))?.error).toEqual({
       code: -32603,
       message: "The server could not load the code that runs tools; the server's log has the details.",
     });
     // The log says which file and why, once a request, and once for the load the list started.
-    const logged = (what: string) =>
-      new RegExp(
-        `${what}\\nError: The kit's tool-call code could not be loaded \\(Cannot find module '[^']*call-path-[^)]*\\); reinstall or rebuild`,
-        'g',
-      );
-    expect(stderr.match(logged('Tool "echo" could not run'))).toHaveLength(2);
-    expect(stderr.match(logged('Prompt "greet" could not run'))).toHaveLength(1);
-    expect(stderr.match(logged('Loading the tool-call code ahead of the first call failed'))).toHaveLength(1);
-    child.stdin.end();
-    expect(await exited).toBe(0);
+    const stderr = server.stderr();
+    expect(stderr.match(logged('Tool "echo" could not run', 'tool-call', 'call-path'))).toHaveLength(2);
+    expect(stderr.match(logged('Prompt "greet" could not run', 'tool-call', 'call-path'))).toHaveLength(1);
+    expect(
+      stderr.match(logged('Loading the tool-call code ahead of the first call failed', 'tool-call', 'call-path')),
+    ).toHaveLength(1);
+    server.child.stdin?.end();
+    expect(await server.exited).toBe(0);
+  });
+
+  it('answers prompts/get and resources/read with the kit’s own words when their code is missing, and logs why', async () => {
+    const server = await brokenServer(['get-prompt', 'read-resource']);
+    const answer = {
+      code: -32603,
+      message: "The server could not load the code that answers this request; the server's log has the details.",
+    };
+    server.send({ id: 2, method: 'prompts/get', params: { name: 'greet' } });
+    expect((await server.response(2))?.error).toEqual(answer);
+    server.send({ id: 3, method: 'resources/read', params: { uri: 'note://readme' } });
+    expect((await server.response(3))?.error).toEqual(answer);
+    // Tried again, not remembered: the second request fails and is logged as the first.
+    server.send({ id: 4, method: 'resources/read', params: { uri: 'note://readme' } });
+    expect((await server.response(4))?.error).toEqual(answer);
+    server.send({ id: 5, method: 'tools/call', params: { name: 'echo', arguments: { text: 'still here' } } });
+    expect((await server.response(5))?.result).toMatchObject({ content: [{ type: 'text', text: 'still here' }] });
+    const stderr = server.stderr();
+    expect(stderr.match(logged('Prompt "greet" could not run', 'prompts/get', 'get-prompt'))).toHaveLength(1);
+    expect(
+      stderr.match(logged('Resource "note://readme" could not run', 'resources/read', 'read-resource')),
+    ).toHaveLength(2);
+    server.child.stdin?.end();
+    expect(await server.exited).toBe(0);
   });
 });
