@@ -88,4 +88,35 @@ describe('runServerCommand in a real process', () => {
     expect(await child.exited).toBe(0);
     expect(child.stderr()).toContain('fixture: onClose ran');
   });
+  it('serves Streamable HTTP on after the reader of its stderr went away, and still closes cleanly on SIGTERM', async () => {
+    const child = startFixture(['--http', '127.0.0.1:0']);
+    await expect.poll(() => child.stderr()).toMatch(/Serving Streamable HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    const url = /Serving Streamable HTTP at (\S+)/.exec(child.stderr())?.[1] as string;
+    // From now on every log line fails with EPIPE, the shutdown's included.
+    child.process.stderr.destroy();
+    const post = (body: object, session?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+      });
+    const opened = await post({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    const session = opened.headers.get('mcp-session-id') as string;
+    await opened.body?.cancel();
+    await (await post({ method: 'notifications/initialized' }, session)).body?.cancel();
+    for (const id of [2, 3]) {
+      const answered = await post({ id, method: 'tools/call', params: { name: 'noisy', arguments: {} } }, session);
+      expect(await answered.text()).toContain('still only JSON-RPC on stdout');
+    }
+    child.process.kill('SIGTERM');
+    expect(await child.exited).toBe(0);
+  });
 });

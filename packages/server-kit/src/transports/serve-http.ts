@@ -57,6 +57,8 @@ export interface HttpListening {
 /**
  * Serves the server over Streamable HTTP. Binds loopback by default, checks Host and Origin (403 for foreign ones),
  * optionally requires a bearer token (401), caps request bodies (413), and bounds sessions by count and idle time.
+ * Adds a listener for errors of `process.stderr` (once a process): the server goes on when the reader of its stderr
+ * goes away, its log lines then going nowhere.
  */
 export async function serveHttp(server: KitServer, options: HttpOptions = {}): Promise<HttpListening> {
   // Loaded on the first call: the HTTP endpoint, its guards and node:http weigh on the start-up of every stdio

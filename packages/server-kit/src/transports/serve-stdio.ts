@@ -43,6 +43,8 @@ export function redirectConsoleToStderr(): void {
  * its opening exchange: `initialize` for 2025-11-25, a `server/discover` probe or a request with the modern `_meta`
  * envelope for 2026-07-28): JSON-RPC on stdout and nothing else. Closes cleanly when stdin ends or on SIGINT and
  * SIGTERM: handlers in flight are aborted and the server's resources released. Resolves once the server has closed.
+ * On the process's own streams it also sends the console to stderr and listens for stderr's errors: the server goes
+ * on when the reader of its stderr goes away.
  */
 export async function serveStdio(server: KitServer, options: StdioOptions = {}): Promise<void> {
   const input = options.input ?? process.stdin;
