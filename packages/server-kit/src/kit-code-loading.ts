@@ -10,12 +10,12 @@ export class KitCodeLoadError extends Error {}
 
 /** The error for the log when the kit's `part` code could not be loaded. */
 export function kitCodeLoadError(part: string, error: unknown): KitCodeLoadError {
-  // A missing file or one that does not parse is a broken install. Any other failure (a read that failed: EMFILE,
-  // EIO) may pass: Node 22 reads the file again on the next `import()`; Node 20 keeps that failure for the life of the
-  // process.
+  // A missing file or one that does not parse is a broken install: mended, it takes a restart (a rebuild names the
+  // chunks anew, and Node 20 keeps a parse failure). Any other failure (a read that failed: EMFILE, EIO) may pass:
+  // Node 22 reads the file again on the next `import()`; Node 20 keeps that failure for the life of the process.
   const broken = (error as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND' || error instanceof SyntaxError;
   const remedy = broken
-    ? 'reinstall or rebuild @mcpkit/server-kit'
+    ? 'reinstall or rebuild @mcpkit/server-kit, then restart the server'
     : 'a later request tries again; under Node 20, which remembers a failed read, restart the server once its cause is gone';
   return new KitCodeLoadError(`The kit's ${part} code could not be loaded (${errorMessage(error)}); ${remedy}.`, {
     cause: error,

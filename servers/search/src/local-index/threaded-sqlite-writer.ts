@@ -97,8 +97,9 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
    * Fails what waits on `started`'s threads with `error` and stops them; the next write starts new ones. Settles once
    * both threads have ended, or after the grace period: a thread blocked in a system call ends only when the call
    * returns, so it is left behind (`leaveBehind`: Node waits for every thread, referenced or not, as the process
-   * exits, so an exit while it is still stuck ends the process with SIGKILL). No one awaits a stop for a thread's failure or a stopped run's give-up; close awaits every
-   * stop still under way (`stopping`), those too, so that no thread of this writer runs on after it returns.
+   * exits, so an exit while it is still stuck ends the process with SIGKILL). No one awaits a stop for a thread's
+   * failure or a stopped run's give-up; close awaits every stop still under way (`stopping`), those too, so that no
+   * thread of this writer runs on after it returns.
    *
    * Stops of the same threads share one wait: a thread that fails while close waits (Node reports a thread's last
    * uncaught error, or its running out of heap, as it exits) stops them again, and that second stop must not take away
