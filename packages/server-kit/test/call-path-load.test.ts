@@ -31,7 +31,7 @@ interface BrokenServer {
 }
 
 /** A copy of the bundle without the chunks whose names start with `missing`, serving {@link serverSource} over stdio. */
-async function brokenServer(missing: string[]): Promise<BrokenServer> {
+async function brokenServer(missing: string[], era: 'legacy' | 'modern' = 'legacy'): Promise<BrokenServer> {
   // Inside the package's node_modules, so that the copy resolves the kit's dependencies as dist/ does.
   const copy = mkdtempSync(join(packageRoot, 'node_modules', '.kit-code-missing-'));
   copies.push(copy);
@@ -54,7 +54,20 @@ async function brokenServer(missing: string[]): Promise<BrokenServer> {
     stderr += chunk.toString('utf8');
   });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-  const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  // A 2026-07-28 client opens no session: each request carries its version, capabilities and identity.
+  const envelope = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  };
+  const send = (message: { params?: object }) =>
+    child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        ...message,
+        ...(era === 'modern' ? { params: { ...message.params, _meta: envelope } } : {}),
+      })}\n`,
+    );
   const response = async (id: number) => {
     const find = () =>
       stdout
@@ -65,13 +78,18 @@ async function brokenServer(missing: string[]): Promise<BrokenServer> {
     await expect.poll(find, { timeout: 20_000 }).toBeDefined();
     return find();
   };
-  send({
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-  });
-  await response(1);
-  send({ method: 'notifications/initialized' });
+  if (era === 'modern') {
+    send({ id: 1, method: 'server/discover' });
+    await response(1);
+  } else {
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    await response(1);
+    send({ method: 'notifications/initialized' });
+  }
   return { child, stderr: () => stderr, exited, send, response };
 }
 
@@ -133,6 +151,25 @@ describe('a kit whose own code cannot be loaded (ADR 0020)', () => {
     expect(stderr.match(logged('Prompt "greet" could not run', 'prompts/get', 'get-prompt'))).toHaveLength(1);
     expect(
       stderr.match(logged('Resource "note://readme" could not run', 'resources/read', 'read-resource')),
+    ).toHaveLength(2);
+    server.child.stdin?.end();
+    expect(await server.exited).toBe(0);
+  });
+
+  it('answers a 2026-07-28 call in the kit’s own words when the round engine is missing, tries again, logs why', async () => {
+    const server = await brokenServer(['input-rounds'], 'modern');
+    const answer = {
+      code: -32603,
+      message: "The server could not load the code that answers this request; the server's log has the details.",
+    };
+    for (const id of [2, 3]) {
+      server.send({ id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
+      expect((await server.response(id))?.error).toEqual(answer);
+    }
+    server.send({ id: 4, method: 'tools/list' });
+    expect((await server.response(4))?.result).toMatchObject({ tools: [{ name: 'echo' }] });
+    expect(
+      server.stderr().match(logged('tools/call "echo" could not run', 'round engine', 'input-rounds')),
     ).toHaveLength(2);
     server.child.stdin?.end();
     expect(await server.exited).toBe(0);
