@@ -104,8 +104,17 @@ export function localToolEnvironment(environment = process.env) {
  * install going on at the same time) stays, as do `keep` and other tools' folders.
  */
 function removeEarlierLogs(directory, keep) {
-  const folder = join(toolsDirectory, 'logs');
-  const prefix = `${basename(directory)}-`;
+  removeEntriesOfEndedProcesses(join(toolsDirectory, 'logs'), `${basename(directory)}-`, /^(\d+)-\d+$/, {
+    keep,
+    ownToo: true,
+  });
+}
+
+/**
+ * Removes the entries of `folder` named `prefix` then a name matching `pattern`, whose first group is the id of the
+ * process that made it, when that process no longer runs: this process's own only with `ownToo`, and never `keep`.
+ */
+function removeEntriesOfEndedProcesses(folder, prefix, pattern, { keep, ownToo = false } = {}) {
   let names = [];
   try {
     names = readdirSync(folder);
@@ -114,10 +123,10 @@ function removeEarlierLogs(directory, keep) {
   }
   for (const name of names) {
     if (!name.startsWith(prefix) || join(folder, name) === keep) continue;
-    const match = /^(\d+)-\d+$/.exec(name.slice(prefix.length));
+    const match = pattern.exec(name.slice(prefix.length));
     if (!match) continue;
     const pid = Number(match[1]);
-    if (pid !== process.pid && isRunning(pid)) continue;
+    if (pid === process.pid ? !ownToo : isRunning(pid)) continue;
     rmSync(join(folder, name), { recursive: true, force: true });
   }
 }
@@ -319,22 +328,7 @@ function withLock(path, step) {
  * file (`<name>.lock-<pid>-<time>`), when that process no longer runs.
  */
 function removeLeftovers(directory) {
-  const folder = dirname(directory);
-  const prefix = `${basename(directory)}.`;
-  let names = [];
-  try {
-    names = readdirSync(folder);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const match = /^(staging|old|lock)-(\d+)-\d+$/.exec(name.slice(prefix.length));
-    if (!match) continue;
-    const pid = Number(match[2]);
-    if (pid === process.pid || isRunning(pid)) continue;
-    rmSync(join(folder, name), { recursive: true, force: true });
-  }
+  removeEntriesOfEndedProcesses(dirname(directory), `${basename(directory)}.`, /^(?:staging|old|lock)-(\d+)-\d+$/);
 }
 
 /**

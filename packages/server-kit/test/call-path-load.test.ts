@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Child, startNodeProcess } from './support/child-process.js';
 import { expectFreshBundle } from './support/fresh-bundle.js';
 
 // This file copies the bundle in dist/: it fails at once, saying so, on a bundle older than the kit's files.
@@ -22,12 +22,10 @@ const readme = defineResource({ uri: 'note://readme', name: 'readme', read: () =
 await serveStdio(createServer({ name: 'broken', version: '1.0.0', tools: [echo], prompts: [greet], resources: [readme] }));
 `;
 
-interface BrokenServer {
-  child: ChildProcess;
-  stderr(): string;
-  exited: Promise<unknown>;
-  send(message: object): void;
-  response(id: number): Promise<{ error?: { code: number; message: string }; result?: unknown } | undefined>;
+type Answer = { error?: { code: number; message: string }; result?: unknown } | undefined;
+
+interface BrokenServer extends Omit<Child, 'response'> {
+  response(id: number): Promise<Answer>;
 }
 
 /** A copy of the bundle without the chunks whose names start with `missing`, serving {@link serverSource} over stdio. */
@@ -44,40 +42,16 @@ async function brokenServer(missing: string[], era: 'legacy' | 'modern' = 'legac
   }
   writeFileSync(join(copy, 'server.mjs'), serverSource);
 
-  const child = spawn(process.execPath, [join(copy, 'server.mjs')], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const child = startNodeProcess(join(copy, 'server.mjs'));
   // A 2026-07-28 client opens no session: each request carries its version, capabilities and identity.
   const envelope = {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
     'io.modelcontextprotocol/clientCapabilities': {},
     'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
   };
-  const send = (message: { params?: object }) =>
-    child.stdin.write(
-      `${JSON.stringify({
-        jsonrpc: '2.0',
-        ...message,
-        ...(era === 'modern' ? { params: { ...message.params, _meta: envelope } } : {}),
-      })}\n`,
-    );
-  const response = async (id: number) => {
-    const find = () =>
-      stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as { id?: number; error?: { code: number; message: string }; result?: unknown })
-        .find((message) => message.id === id);
-    await expect.poll(find, { timeout: 20_000 }).toBeDefined();
-    return find();
-  };
+  const send = (message: Record<string, unknown> & { params?: object }) =>
+    child.send(era === 'modern' ? { ...message, params: { ...message.params, _meta: envelope } } : message);
+  const response = (id: number) => child.response(id) as Promise<Answer>;
   if (era === 'modern') {
     send({ id: 1, method: 'server/discover' });
     await response(1);
@@ -90,7 +64,7 @@ async function brokenServer(missing: string[], era: 'legacy' | 'modern' = 'legac
     await response(1);
     send({ method: 'notifications/initialized' });
   }
-  return { child, stderr: () => stderr, exited, send, response };
+  return { ...child, send, response };
 }
 
 /** How the log reports `what` that could not run for want of the kit's `part` code, missing from the install. */
@@ -128,7 +102,7 @@ describe('a kit whose own code cannot be loaded (ADR 0020)', () => {
     expect(
       stderr.match(logged('Loading the tool-call code ahead of the first call failed', 'tool-call', 'call-path')),
     ).toHaveLength(1);
-    server.child.stdin?.end();
+    server.process.stdin.end();
     expect(await server.exited).toBe(0);
   });
 
@@ -152,7 +126,7 @@ describe('a kit whose own code cannot be loaded (ADR 0020)', () => {
     expect(
       stderr.match(logged('Resource "note://readme" could not run', 'resources/read', 'read-resource')),
     ).toHaveLength(2);
-    server.child.stdin?.end();
+    server.process.stdin.end();
     expect(await server.exited).toBe(0);
   });
 
@@ -171,7 +145,7 @@ describe('a kit whose own code cannot be loaded (ADR 0020)', () => {
     expect(
       server.stderr().match(logged('tools/call "echo" could not run', 'round engine', 'input-rounds')),
     ).toHaveLength(2);
-    server.child.stdin?.end();
+    server.process.stdin.end();
     expect(await server.exited).toBe(0);
   });
 });

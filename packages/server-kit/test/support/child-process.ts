@@ -20,7 +20,12 @@ export interface Child {
 
 /** Starts the fixture server with `args`. */
 export function startFixture(args: string[] = []): Child {
-  const child = spawn(process.execPath, [fixtureServer, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  return startNodeProcess(fixtureServer, args);
+}
+
+/** Starts the script `file` with `args` in a Node process of its own. */
+export function startNodeProcess(file: string, args: string[] = []): Child {
+  const child = spawn(process.execPath, [file, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
