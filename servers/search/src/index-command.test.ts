@@ -44,3 +44,26 @@ it('stops a --watch run at the first signal and takes both listeners away then, 
   await run;
   expect(signalListeners()).toEqual(before);
 });
+
+it('says a run stopped by Ctrl-C stopped, not that it failed, and exits 130', async () => {
+  // Enough files that the run is still under way when the signal comes.
+  for (let file = 0; file < 2000; file++)
+    writeFileSync(join(base, 'docs', `note-${file}.md`), `note ${file} on owls\n`);
+  const before = signalListeners();
+  const run = indexCommand.run({
+    values: { 'index-file': join(base, 'index.sqlite') },
+    positionals: [join(base, 'docs')],
+  });
+  await vi.waitFor(() => expect(process.listenerCount('SIGINT')).toBe(before.SIGINT.length + 1), { timeout: 10_000 });
+  const [stop] = process.listeners('SIGINT').filter((listener) => !before.SIGINT.includes(listener));
+  stop?.('SIGINT');
+  try {
+    // Resolves: the command's runner would print a rejection as "mcpkit-search: This operation was aborted", exit 1.
+    await run;
+    expect(process.exitCode).toBe(130);
+    expect(process.stderr.write).toHaveBeenCalledWith(expect.stringContaining('Stopped before the end'));
+  } finally {
+    process.exitCode = 0;
+  }
+  expect(signalListeners()).toEqual(before);
+});

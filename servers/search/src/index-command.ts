@@ -47,8 +47,11 @@ export const indexCommand = defineSubcommand({
     // The first SIGINT or SIGTERM stops the run, which then closes the index; the listeners go with it, so a second
     // signal, or one after the run (while the index closes), ends the process as it would without them.
     const interrupt = new AbortController();
-    const stop = () => {
+    // The exit code of a run a signal stopped: 128 plus the signal's number, as a shell reports it.
+    let stoppedExitCode = 0;
+    const stop = (signal: NodeJS.Signals) => {
       stopListening();
+      stoppedExitCode = signal === 'SIGTERM' ? 143 : 130;
       interrupt.abort();
     };
     const stopListening = () => {
@@ -61,10 +64,25 @@ export const indexCommand = defineSubcommand({
       const runOptions = { signal: interrupt.signal, onProgress: (progress: IndexProgress) => bar.update(progress) };
       // --rebuild comes with --index-url (checked above), so pg is loaded already.
       const { PostgresIndex } = values.rebuild ? await import('./postgres-index/postgres-index.js') : {};
-      const reports =
-        PostgresIndex && index instanceof PostgresIndex
-          ? await index.rebuild(runOptions)
-          : await indexing.refreshAll(runOptions);
+      let reports: IndexReport[];
+      try {
+        reports =
+          PostgresIndex && index instanceof PostgresIndex
+            ? await index.rebuild(runOptions)
+            : await indexing.refreshAll(runOptions);
+      } catch (error) {
+        if (!interrupt.signal.aborted) throw error;
+        // Stopped by Ctrl-C or SIGTERM: said as such, not as a failure ("This operation was aborted").
+        bar.done();
+        process.stderr.write(
+          values.rebuild
+            ? 'Stopped before the end: the old tables stay in use; run the command again to rebuild.\n'
+            : 'Stopped before the end: the index keeps what was stored; run the command again to finish ' +
+                '(only changed files are read).\n',
+        );
+        process.exitCode = stoppedExitCode;
+        return;
+      }
       bar.done();
       if (values.rebuild) process.stderr.write('Rebuilt: the new tables replaced the old ones.\n');
       for (const report of reports) process.stderr.write(reportLine(report));
