@@ -23,7 +23,7 @@ import type { Completer, ResourceListing } from './define-resource.js';
 import { errorMessage, ToolError } from './errors.js';
 import { isThenable } from './is-thenable.js';
 import { describeIssues } from './json-schema.js';
-import { KitCodeLoadError, kitCodeLoadError, loadOnce } from './kit-code-loading.js';
+import { KitCodeLoadError, loadOnce } from './kit-code-loading.js';
 import { createLogger, isLevelEnabled, type Logger, type LogLevel, type LogSink } from './logger.js';
 import {
   type Caller,
@@ -125,26 +125,19 @@ let modernAsksLoaded: typeof import('./rounds/modern-asks.js') | undefined;
 // The tool-call path (ADR 0020): loaded right after the first tools/list answer is written, or by the first call or
 // prompts/get that comes before it. Once loaded, a call runs synchronously as before (ADR 0011): one check, no promise.
 type CallPath = typeof import('./call-path.js');
-let callPathModule: Promise<CallPath> | undefined;
+const loadCallPathModule = loadOnce('tool-call', () => import('./call-path.js'));
 let callPath: CallPath | undefined;
 let callPathSoon = false;
 
 /**
- * The call path, loaded once. A failed load is forgotten, so that a later call tries again; it rejects with a
- * {@link KitCodeLoadError} for the server's log, and a request that needed it answers with {@link callPathMissing}.
+ * The call path, loaded once ({@link loadOnce}: a failed load is forgotten, so that a later call tries again); a
+ * request that needed it answers a failure with {@link callPathMissing}.
  */
 function loadCallPath(): Promise<CallPath> {
-  callPathModule ??= import('./call-path.js').then(
-    (loaded) => {
-      callPath = loaded;
-      return loaded;
-    },
-    (error: unknown) => {
-      callPathModule = undefined;
-      throw kitCodeLoadError('tool-call', error);
-    },
-  );
-  return callPathModule;
+  return loadCallPathModule().then((loaded) => {
+    callPath = loaded;
+    return loaded;
+  });
 }
 
 /** The answer to a call whose code could not be loaded: an internal error; the log has the file and why. */
@@ -167,7 +160,7 @@ const loadingFailedAnswer = () =>
  * the first call, which loads again and answers with it.
  */
 function loadCallPathSoon(log: Logger): void {
-  if (callPathSoon || callPathModule !== undefined) return;
+  if (callPathSoon || callPath !== undefined) return;
   callPathSoon = true;
   setImmediate(() => {
     loadCallPath().catch((error: unknown) =>

@@ -9,7 +9,7 @@ import { errorMessage } from './errors.js';
 export class KitCodeLoadError extends Error {}
 
 /** The error for the log when the kit's `part` code could not be loaded. */
-export function kitCodeLoadError(part: string, error: unknown): KitCodeLoadError {
+function kitCodeLoadError(part: string, error: unknown): KitCodeLoadError {
   // A missing file or one that does not parse is a broken install: mended, it takes a restart (a rebuild names the
   // chunks anew, and Node 20 keeps a parse failure). Any other failure (a read that failed: EMFILE, EIO) may pass:
   // Node 22 reads the file again on the next `import()`; Node 20 keeps that failure for the life of the process.
