@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { fts5Settings } from '../../test/fts5-settings.js';
-import { hungMount } from '../../test/hung-mount.js';
+import { type HungMount, hungMount } from '../../test/hung-mount.js';
 import { IndexDatabase } from './index-database.js';
 import { LocalIndex } from './local-index.js';
 import { threadedSqliteWriter } from './threaded-sqlite-writer.js';
@@ -132,9 +132,9 @@ it('refuses writes after close instead of starting its threads again', async () 
 
 /**
  * A local index whose preparing thread is stuck in a read on `hung`'s FIFO, with grace periods of 200 ms, and its first
- * refresh, waiting on that read by now.
+ * refresh, waiting on that read when this resolves.
  */
-async function indexStuckInARead(hung: { preparationModule: URL }, signal?: AbortSignal) {
+async function indexStuckInARead(hung: HungMount, signal?: AbortSignal) {
   const index = new LocalIndex({
     directories: [join(base, 'docs')],
     indexFile: join(base, 'index.sqlite'),
@@ -143,7 +143,12 @@ async function indexStuckInARead(hung: { preparationModule: URL }, signal?: Abor
   });
   const refresh = index.refreshAll(signal ? { signal } : {});
   refresh.catch(() => {});
-  await new Promise((resolve) => setTimeout(resolve, 300)); // the thread is in its read by now
+  try {
+    await hung.reading();
+  } catch (error) {
+    await index.close(); // no thread of this test left running
+    throw error;
+  }
   return { index, refresh };
 }
 
@@ -151,7 +156,7 @@ async function indexStuckInARead(hung: { preparationModule: URL }, signal?: Abor
  * A threaded writer on the hung mount with one batch written: its preparing thread is in the read that never returns
  * by the time this resolves, and the batch (`write`) waits on it.
  */
-async function writerStuckInARead(hung: { preparationModule: URL }, closeGraceMs: number) {
+async function writerStuckInARead(hung: HungMount, closeGraceMs: number) {
   const database = new IndexDatabase(join(base, 'index.sqlite'));
   const writer = threadedSqliteWriter({
     database,
@@ -163,7 +168,13 @@ async function writerStuckInARead(hung: { preparationModule: URL }, closeGraceMs
   const note = { path: join(base, 'docs', 'note-1.md'), size: 20, mtimeMs: 0, isNew: true };
   const write = writer.indexFiles(join(base, 'docs'), [note]);
   write.catch(() => {});
-  await new Promise((resolve) => setTimeout(resolve, 300)); // the thread is in its read by now
+  try {
+    await hung.reading();
+  } catch (error) {
+    await writer.close(); // no thread of this test left running
+    database.close();
+    throw error;
+  }
   return { database, writer, write };
 }
 

@@ -57,8 +57,8 @@ it.skipIf(process.platform === 'win32').each(['exit', 'drain'])(
     const hung = hungMount(base);
     const child = stuckThreadProcess(how, hung.fifo);
     try {
-      // About a second (start, 300 ms, two grace periods of 200 ms); without the kill Node waits for the stuck thread
-      // as the process exits, for good.
+      // About a second (start, the thread's way to its read, two grace periods of 200 ms); without the kill Node waits
+      // for the stuck thread as the process exits, for good.
       const { end, stderr } = await endOf(child, 20_000);
       expect(end, `the process did not end; its stderr: ${stderr()}`).toEqual({ code: null, signal: 'SIGKILL' });
       expect(stderr()).toContain('closed\n');
