@@ -274,7 +274,8 @@ describe('an indexer meeting the stored rows of a deleted folder', () => {
     await indexer.refresh(root);
     slow = true;
     let longest = 0;
-    let last = performance.now();
+    const started = performance.now();
+    let last = started;
     const ticks = setInterval(() => {
       longest = Math.max(longest, performance.now() - last);
       last = performance.now();
@@ -285,8 +286,10 @@ describe('an indexer meeting the stored rows of a deleted folder', () => {
       clearInterval(ticks);
     }
     longest = Math.max(longest, performance.now() - last);
-    // Slices of 10 ms: the timer waits about that long (a loaded machine more), not the whole 200 ms.
-    expect(longest).toBeLessThan(100);
+    const duration = performance.now() - started;
+    // Slices of 10 ms: the timer waits about that long, not the whole 200 ms and more of the refresh. Against the
+    // refresh's own duration, not a fixed bound: a loaded machine that takes the process off its core adds to a wait.
+    expect(longest).toBeLessThan(duration / 2);
   });
 
   it('stops at the next page when cancelled while it asks again, keeping what it removed', async () => {
