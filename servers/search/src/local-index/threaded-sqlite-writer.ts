@@ -132,14 +132,11 @@ export function threadedSqliteWriter(options: ThreadedSqliteWriterOptions): Thre
       worker.removeAllListeners('exit');
       // `terminate()` refs the thread until it ends (Node 20 and 22), whatever was set before: one left behind is
       // unref'd after it (`leaveBehind`).
-      let ended = false;
-      const terminated = worker.terminate().finally(() => {
-        ended = true;
-      });
-      return { worker, terminated, ended: () => ended };
+      return { worker, terminated: worker.terminate() };
     });
     if (await settlesWithin(Promise.all(ending.map(({ terminated }) => terminated)), closeGraceMs)) return;
-    for (const { worker, terminated, ended } of ending) if (!ended()) leaveBehind(worker, terminated);
+    // The one of the two that did end is forgotten as soon as it is recorded (its `terminated` has settled).
+    for (const { worker, terminated } of ending) leaveBehind(worker, terminated);
   }
 
   async function start(): Promise<Threads> {
