@@ -5,10 +5,10 @@ import type {
   Root,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import { samplingParams } from '../call-path.js';
 import type { ElicitOutcome, SampleRequest } from '../context.js';
 import { ToolError } from '../errors.js';
 import { describeIssues, objectJsonSchema } from '../json-schema.js';
-import { samplingParams } from '../sampling-params.js';
 import type { AskOptions, InputAsker } from './input-rounds.js';
 
 /** The handler-facing asks of a modern-era call, with the same contract as the legacy era's. */
