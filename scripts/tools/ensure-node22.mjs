@@ -220,20 +220,20 @@ function sleep(milliseconds) {
 }
 
 /**
- * How long a `--version` check may take before its process is killed: 30 s. MCPKIT_TEST_VERSION_CHECK_TIMEOUT_MS, read
- * only by this script's tests, makes it short enough to test.
+ * `milliseconds`, or the number in the environment variable `name`: set only by this script's own tests, to shorten a
+ * limit they test (MCPKIT_TEST_VERSION_CHECK_TIMEOUT_MS, MCPKIT_TEST_STALE_LOCK_MS).
  */
-function versionCheckTimeoutMs() {
-  return Number(process.env.MCPKIT_TEST_VERSION_CHECK_TIMEOUT_MS) || 30_000;
+function shortenedByTests(name, milliseconds) {
+  return Number(process.env[name]) || milliseconds;
 }
 
 /**
  * What `binary --version` printed, or `{ why }`: ENOENT and the like, an exit code or signal, or that it did not
- * finish within versionCheckTimeoutMs() (then it was killed with SIGKILL: a hung binary cannot hang the caller, which
- * is synchronous, so not even vitest's hook limit could end it).
+ * finish within 30 s (then it was killed with SIGKILL: a hung binary cannot hang the caller, which is synchronous, so
+ * not even vitest's hook limit could end it).
  */
 function printedVersion(binary) {
-  const timeoutMs = versionCheckTimeoutMs();
+  const timeoutMs = shortenedByTests('MCPKIT_TEST_VERSION_CHECK_TIMEOUT_MS', 30_000);
   try {
     return {
       printed: execFileSync(binary, ['--version'], {
@@ -252,22 +252,16 @@ function printedVersion(binary) {
 }
 
 /**
- * How long a lock that names no process (empty or garbled: written by something else, or by an older ensure-node22
- * that died between creating and writing it) may stay before it is taken: a minute, counted from when this waiter first
- * saw it, on this machine's clock. MCPKIT_TEST_STALE_LOCK_MS, read only by this script's tests, shortens it.
- */
-function unnamedLockAgeMs() {
-  return Number(process.env.MCPKIT_TEST_STALE_LOCK_MS) || 60_000;
-}
-
-/**
  * Runs `step` while this process holds the lock file `path`. The lock is written whole before it exists (the pid goes
  * to `<path>-<pid>-<time>`, then is hard-linked to `path`, which fails if it exists), so it always names its holder.
  * A lock whose process has ended is removed at once; one whose process runs is waited for however long it takes (the
- * step under it takes milliseconds, and its `--version` check at most versionCheckTimeoutMs()); one that names no
- * process is removed after unnamedLockAgeMs(). On release the lock is removed only if it still names this process.
+ * step under it takes milliseconds, and its `--version` check at most 30 s); one that names no process (empty or
+ * garbled: written by something else, or by an older ensure-node22 that died between creating and writing it) is
+ * removed once it has stayed so for a minute, counted from when this waiter first saw it, on this machine's clock. On
+ * release the lock is removed only if it still names this process.
  */
 function withLock(path, step) {
+  const unnamedLockAgeMs = shortenedByTests('MCPKIT_TEST_STALE_LOCK_MS', 60_000);
   const own = String(process.pid);
   const temporary = `${path}-${process.pid}-${Date.now()}`;
   let unnamed; // { content, since }: a lock naming no process, and when this waiter first saw it
@@ -300,8 +294,8 @@ function withLock(path, step) {
       } else if (unnamed?.content !== content) {
         unnamed = { content, since: Date.now() };
         log(`${path} names no process (${JSON.stringify(content.slice(0, 40))}); taken if it stays so`);
-      } else if (Date.now() - unnamed.since > unnamedLockAgeMs()) {
-        log(`taking ${path}, which named no process for ${unnamedLockAgeMs() / 1000} s`);
+      } else if (Date.now() - unnamed.since > unnamedLockAgeMs) {
+        log(`taking ${path}, which named no process for ${unnamedLockAgeMs / 1000} s`);
         rmSync(path, { force: true });
         unnamed = undefined;
         continue;
