@@ -1,6 +1,7 @@
 import { createServer, type KitServer, type LogLevel } from '@mcpkit/server-kit';
 import { type DatabaseDependencies, type DatabaseLimits, defaultLimits } from './dependencies.js';
 import type { DatabaseEngine } from './engines/engine.js';
+import { openSqliteEngine } from './engines/sqlite/sqlite-engine.js';
 
 /** Whether a server argument names a PostgreSQL database rather than a SQLite file. */
 export function isPostgresUrl(value: string): boolean {
@@ -45,6 +46,8 @@ export async function createDatabaseServer(options: DatabaseServerOptions): Prom
   if (!engine) {
     if (!options.file) throw new Error('createDatabaseServer needs a file, a postgres:// URL, or an engine.');
     // Only the engine in use is loaded: pg is not needed to serve a SQLite file, nor better-sqlite3 for PostgreSQL.
+    // The SQLite engine's front (the file check, the calls' facade: no driver, no worker) comes with the start, which
+    // then reads no more files of its own before it answers; its workers are loaded after (ADR 0205).
     engine = isPostgresUrl(options.file)
       ? await (await import('./engines/postgres/postgres-engine.js')).openPostgresEngine({
           url: options.file,
@@ -53,7 +56,7 @@ export async function createDatabaseServer(options: DatabaseServerOptions): Prom
           // The rows appear twice in a result (text and structured content): each copy gets half the budget.
           byteBudget: Math.floor(limits.resultChars / 2),
         })
-      : await (await import('./engines/sqlite/sqlite-engine.js')).openSqliteEngine({
+      : await openSqliteEngine({
           file: options.file,
           writable: options.allowWrite ?? false,
           create: options.create ?? false,

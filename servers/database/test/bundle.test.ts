@@ -25,7 +25,7 @@ describe('the bundled build (ADR 0021)', () => {
   it('has the worker process entry the SQLite engine starts where the bundle and src/ name it', () => {
     const references = fileReferences(packageRoot);
     expect(references.filter((reference) => !reference.exists)).toEqual([]);
-    // Named once in src/ (the engine) and once in the bundle (the chunk that holds the engine's code).
+    // Named once in src/ (the worker calls) and once in the bundle (the chunk that holds their code).
     expect(references.map((reference) => reference.target)).toEqual([
       'dist/engines/sqlite/sqlite-process.js',
       'dist/engines/sqlite/sqlite-process.js',
@@ -36,17 +36,18 @@ describe('the bundled build (ADR 0021)', () => {
   it('answers tools/list from the bin after reading a few bundled files', async () => {
     const run = await modulesLoadedAnswering([binPath, fixture.file], toolsListHandshake, { preload: answerMarker(2) });
     expect(run.exit).toBe(0);
-    // The first worker process loads its channel (`import()`, a chunk and its facade, named after the module); its
-    // timer can fire before the answer on a loaded machine, so those files do not count.
+    // The first worker's timer loads the worker calls (`import()`, one chunk; ADR 0205); it can fire before the
+    // answer on a loaded machine, so that file does not count.
     const files = distFiles(packageRoot, modulesLoadedBefore(run.stderr, 2)).filter(
-      (file) => !/\/chunks\/worker-channel-[^/]+\.js$/.test(file),
+      (file) => !/\/chunks\/worker-calls-[^/]+\.js$/.test(file),
     );
     const sources = bundledSources(packageRoot, files);
     // The log works: the tools and the SQLite engine were loaded, from the bundle.
     expect(sources).toEqual(
       expect.arrayContaining(['src/main.ts', 'src/tools/query.ts', 'src/engines/sqlite/sqlite-engine.ts']),
     );
-    // main, server, what the start shares with the worker processes, the engine and its facade: 22 files before.
-    expect(files.length).toBeLessThanOrEqual(5);
+    // main and the server chunk (the definitions and the SQLite engine's front): 22 files before the bundle, 5 before
+    // the worker calls and the result code left the start (ADR 0205).
+    expect(files.length).toBeLessThanOrEqual(2);
   });
 });

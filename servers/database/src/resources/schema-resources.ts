@@ -1,7 +1,7 @@
 import { defineResource, ToolError } from '@mcpkit/server-kit';
 import type { DatabaseDependencies } from '../dependencies.js';
 import type { TableSummary } from '../engines/engine.js';
-import { tableDescriptionText } from '../table-text.js';
+import { tableText } from '../loaded-on-first-use.js';
 
 /** The whole schema as one resource: the statements that create every table, view, index and trigger. */
 export function schemaResource({ engine }: DatabaseDependencies) {
@@ -34,7 +34,7 @@ export function tableResources({ engine }: DatabaseDependencies) {
       const name = tableName(variables.name);
       const description = await engine.describeTable(name, signal);
       if (!description) throw new ToolError(`There is no table or view named "${name}".`);
-      return tableDescriptionText(description);
+      return (await tableText()).tableDescriptionText(description);
     },
     async list({ signal }) {
       return (await engine.listTables(signal)).map((table) => ({

@@ -1,7 +1,7 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { DatabaseDependencies } from '../dependencies.js';
-import { tableDescriptionText } from '../table-text.js';
+import { tableText } from '../loaded-on-first-use.js';
 
 /** The describe_table tool: a table's columns, keys and indexes, found by name in the catalog. */
 export function describeTable({ engine }: DatabaseDependencies) {
@@ -19,7 +19,7 @@ export function describeTable({ engine }: DatabaseDependencies) {
         throw new ToolError(`There is no table or view named "${table}". Call list_tables to see the names there are.`);
       }
       return {
-        content: [{ type: 'text', text: tableDescriptionText(description) }],
+        content: [{ type: 'text', text: (await tableText()).tableDescriptionText(description) }],
         structuredContent: { ...description },
       };
     },

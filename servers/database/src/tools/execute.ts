@@ -1,9 +1,8 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { DatabaseDependencies } from '../dependencies.js';
-import { fitToBudget, type RenderedResult } from '../result-budget.js';
-import { queryResultText } from '../result-text.js';
-import { destructiveReason } from '../statement-safety.js';
+import { resultRendering, statementSafety } from '../loaded-on-first-use.js';
+import type { RenderedResult } from '../result-budget.js';
 import { statementParameters, statementSql } from './schemas.js';
 
 /**
@@ -23,7 +22,7 @@ export function execute({ engine, limits }: DatabaseDependencies, writeScope: st
     scopes: [writeScope],
     budget: limits.resultChars,
     async handler({ sql, params }, context) {
-      const reason = destructiveReason(sql);
+      const reason = (await statementSafety()).destructiveReason(sql);
       if (reason && context.client.supports('elicitation')) {
         const answer = await context.elicit(
           `The model wants to run a destructive statement on ${engine.label}: ${reason}.\n\n${sql}\n\nRun it?`,
@@ -40,6 +39,7 @@ export function execute({ engine, limits }: DatabaseDependencies, writeScope: st
       let rendered: RenderedResult = { text: summary, structured: facts };
       if (result.returned) {
         // RETURNING rows are held to the budget like a query's, the same rows in the text and the structured content.
+        const { fitToBudget, queryResultText } = await resultRendering();
         rendered = fitToBudget(result.returned, limits.resultChars, (shown) => ({
           text: `${summary}\n${queryResultText(shown, { maxRows: limits.maxRows, requested: limits.maxRows })}`,
           structured: {

@@ -1,7 +1,7 @@
 import { defineTool, preRendered } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { DatabaseDependencies } from '../dependencies.js';
-import { serializeQueryResult } from '../query-result.js';
+import { resultRendering } from '../loaded-on-first-use.js';
 import { rowsOutput, statementParameters, statementSql } from './schemas.js';
 
 /** The query tool's structured content: the rows, and how many there were. */
@@ -38,7 +38,10 @@ export function query({ engine, limits }: DatabaseDependencies) {
       // against queryOutput).
       const { text, structuredJson } = engine.renderQuery
         ? await engine.renderQuery(request, render, signal)
-        : serializeQueryResult(await engine.query(request, signal), { ...render, requested: request.maxRows });
+        : (await resultRendering()).serializeQueryResult(await engine.query(request, signal), {
+            ...render,
+            requested: request.maxRows,
+          });
       return preRendered(text, structuredJson);
     },
   });

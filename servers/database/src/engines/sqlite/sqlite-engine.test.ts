@@ -76,6 +76,15 @@ describe('opening a SQLite engine', () => {
     await expect.poll(() => workerProcesses(), { timeout: 10_000 }).toEqual([]);
   });
 
+  it('closed before its worker calls are loaded, fails a later call as closed and starts no worker', async () => {
+    // The worker processes and their pool are loaded by the first worker's timer or the first call (ADR 0205): a
+    // close that comes first must still hold when they arrive.
+    const engine = await openSqliteEngine({ file: sample, timeoutMs: 5000 });
+    await engine.close();
+    await expect(engine.query({ sql: 'SELECT 1', maxRows: 1 }, signal)).rejects.toThrow('The database is closed.');
+    expect(workerProcesses()).toEqual([]);
+  });
+
   it('ends a call that runs when it is closed at once, saying the database is closed (not at its deadline)', async () => {
     const engine = await openSqliteEngine({ file: sample, timeoutMs: 60_000, workers: 1 });
     const runaway = engine.query(

@@ -1,6 +1,5 @@
 import { closeSync, existsSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ToolError } from '@mcpkit/server-kit';
 import type {
   DatabaseEngine,
@@ -12,10 +11,8 @@ import type {
   TableDescription,
   TableSummary,
 } from '../engine.js';
-import { CallStop } from './call-stop.js';
 import type { SqliteConnectionOptions } from './sqlite-connection.js';
-import { WorkerPool } from './worker-pool.js';
-import { WorkerError, WorkerProcess } from './worker-process.js';
+import type { WorkerCallSettings, WorkerCalls, WorkerRequestBody } from './worker-calls.js';
 
 /** How the SQLite engine opens its file and bounds its work. */
 export interface SqliteEngineOptions {
@@ -38,34 +35,8 @@ export interface SqliteEngineOptions {
   workerMemoryMb?: number;
 }
 
-/**
- * The compiled worker entry. Tests run the TypeScript sources, which a child process cannot load, so from
- * `src/` the engine uses the built file in `dist/` (the test task builds first).
- */
-function workerEntry(): string {
-  const here = fileURLToPath(new URL('./sqlite-process.js', import.meta.url));
-  if (existsSync(here)) return here;
-  return here.replace(/([\\/])src([\\/]engines[\\/]sqlite[\\/])/, '$1dist$2');
-}
-
-const stopAtDeadline = (stop: CallStop) => stop.stop('deadline');
-
-function stopped(reason: 'deadline' | 'cancel', timeoutMs: number): ToolError {
-  if (reason === 'cancel') return new ToolError('The statement was cancelled before it finished.');
-  return new ToolError(
-    `The statement was stopped at its time limit of ${timeoutMs.toLocaleString('en-US')} ms. Make it cheaper (a WHERE clause, a LIMIT, an index; explain_query shows the plan) or ask for a server with a longer --timeout-ms.`,
-  );
-}
-
 /** Milliseconds after opening the engine at which its first worker process starts, unless a call starts it first. */
 const firstWorkerDelayMs = 100;
-/**
- * Milliseconds a worker process may take to start and open the file (or the statement time limit, when longer) before
- * it is killed and the calls waiting for it fail: an open stuck on a network file system would otherwise hold the
- * pool's one start, and every call after it, for good.
- */
-const minimumOpenLimitMs = 10_000;
-
 /** The first 16 bytes of every SQLite database file (an empty file is an empty database too). */
 const sqliteHeader = 'SQLite format 3\0';
 
@@ -138,99 +109,49 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
     countLimit: options.countLimit ?? 10_000,
     countTimeMs: timeoutMs / 4,
   };
-  const entry = workerEntry();
-  // A worker that cannot open the file fails the calls waiting for it with one sentence (a ToolError reaches the
-  // model as it is), and the pool starts a new one for the next call, which a repaired file then serves.
-  const openLimitMs = Math.max(timeoutMs, minimumOpenLimitMs);
-  const start = async (signal: AbortSignal) => {
-    const worker = new WorkerProcess(entry, { memoryMb: options.workerMemoryMb ?? 512 });
-    const giveUp = () => worker.kill();
-    signal.addEventListener('abort', giveUp);
-    try {
-      await worker.request({ op: 'open', options: connection });
-    } catch (error) {
-      worker.kill();
-      const reason = signal.aborted
-        ? `it did not open within ${openLimitMs.toLocaleString('en-US')} ms (a locked or unreachable file?); the next call tries again`
-        : error instanceof Error
-          ? error.message
-          : String(error);
-      throw new ToolError(`Cannot open the database ${file}: ${reason}`);
-    } finally {
-      signal.removeEventListener('abort', giveUp);
-    }
-    return worker;
+  const settings: WorkerCallSettings = {
+    file,
+    connection,
+    timeoutMs,
+    workers: options.workers ?? 3,
+    workerMemoryMb: options.workerMemoryMb ?? 512,
   };
-  const pool = new WorkerPool(start, options.workers ?? 3, openLimitMs);
+  // The worker processes, their pool and the calls' deadlines are loaded after the start (ADR 0205): by the first
+  // worker's timer, or by a call that comes first, which then waits for the load (a few ms of reading local files,
+  // counted in its time limit). Once loaded, a call runs on them without waiting for anything else. A load that
+  // fails is forgotten, so that the next call tries again (and fails with an internal error the log explains).
+  let calls: WorkerCalls | undefined;
+  let loading: Promise<WorkerCalls> | undefined;
+  let closed = false;
+  const loadCalls = () =>
+    (loading ??= import('./worker-calls.js').then(
+      (loaded) => {
+        calls = loaded.workerCalls(settings);
+        if (closed) calls.close();
+        return calls;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
+  const run = (body: WorkerRequestBody, signal: AbortSignal): Promise<unknown> => {
+    if (calls) return calls.run(body, signal);
+    const calledAt = performance.now();
+    return loadCalls().then((loaded) => loaded.run(body, signal, performance.now() - calledAt));
+  };
   // The first worker starts in the background after the server's own start: a process booting Node and
   // better-sqlite3 at the same time competes for the CPU with the answer to tools/list (started at once 1.45-1.52x a
   // bare SDK server, started 100 ms later 1.32-1.36x, at a load of 4 on two cores; bench/database README). A call
   // that comes first starts it, and the pool's start then serves both. A second worker follows, so that a slow call
-  // does not make the next one wait.
-  const prewarmLater = setTimeout(() => pool.prewarm(2), firstWorkerDelayMs);
+  // does not make the next one wait. A failed load or start ends the prewarm; the next call tries again.
+  const prewarmLater = setTimeout(() => {
+    loadCalls().then(
+      (loaded) => loaded.prewarm(2),
+      () => {},
+    );
+  }, firstWorkerDelayMs);
   prewarmLater.unref();
-
-  /**
-   * Runs one request on a worker, killing the worker at the deadline or on cancel. A worker that died under a read
-   * (killed from outside, out of memory) is replaced and the read tried once more; a write is never repeated.
-   *
-   * The call's stop (deadline or cancel) is one small object owned by this call, with one timer (the deadline) and one
-   * listener on the caller's signal, both gone when the call ends, so nothing of a finished call stays reachable from
-   * a signal or timer that outlives it (AbortSignal.timeout and AbortSignal.any kept ~1.5 KB per call alive under
-   * load), and no AbortController or event listener is made per attempt.
-   */
-  async function run(body: Parameters<WorkerProcess['request']>[0], signal: AbortSignal): Promise<unknown> {
-    signal.throwIfAborted();
-    const stop = new CallStop();
-    // The time limit counts from the call, so waiting for a free worker is part of it.
-    const timer = setTimeout(stopAtDeadline, timeoutMs, stop);
-    const onAbort = () => stop.stop('cancel');
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const attempts = body.op === 'execute' ? 1 : 2;
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          return await runOnce(body, stop);
-        } catch (error) {
-          if (stop.reason) throw stopped(stop.reason, timeoutMs);
-          const died = error instanceof WorkerError && !error.forModel;
-          if (!died) throw error;
-          if (attempt >= attempts) {
-            throw new ToolError(
-              'The SQLite worker process stopped unexpectedly while running the statement; the server replaced it, so the call can be tried again.',
-            );
-          }
-        }
-      }
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    }
-  }
-
-  /** One attempt: takes a worker, and kills it when the call stops before the answer comes. */
-  async function runOnce(body: Parameters<WorkerProcess['request']>[0], stop: CallStop): Promise<unknown> {
-    const worker = await pool.acquire(stop);
-    // Stopped while a worker was starting: nothing runs.
-    if (stop.reason !== undefined) {
-      pool.release(worker);
-      throw new WorkerError(`The call stopped (${stop.reason}) before it ran.`, true);
-    }
-    let killed = false;
-    stop.onStop = () => {
-      killed = true;
-      pool.discard(worker);
-    };
-    try {
-      return await worker.request(body);
-    } catch (error) {
-      if (!killed && error instanceof WorkerError && error.forModel) throw new ToolError(error.message);
-      throw error;
-    } finally {
-      stop.onStop = undefined;
-      if (!killed) pool.release(worker);
-    }
-  }
 
   return {
     dialect: 'sqlite',
@@ -250,7 +171,8 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
     },
     close: async () => {
       clearTimeout(prewarmLater);
-      pool.close();
+      closed = true;
+      calls?.close();
     },
   };
 }
