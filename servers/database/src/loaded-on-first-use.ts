@@ -2,7 +2,10 @@
 // so that a start loads only the definitions (names, schemas, descriptions) before it answers tools/list (ADR 0205).
 // The SQLite engine renders query results in its worker processes, so a SQLite query never loads these.
 
-/** `load`, once: kept while it loads and once it has; forgotten when it fails, so that a later call tries again. */
+/**
+ * `load`, once: kept while it loads and once it has; forgotten when it fails, so that a later call tries again (which
+ * helps only for the file the `import()` names: a chunk it imports statically that failed stays failed; ADR 0205).
+ */
 function once<Module>(load: () => Promise<Module>): () => Promise<Module> {
   let loading: Promise<Module> | undefined;
   return () =>

@@ -138,7 +138,11 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
   const run = (body: WorkerRequestBody, signal: AbortSignal): Promise<unknown> => {
     if (calls) return calls.run(body, signal);
     const calledAt = performance.now();
-    return loadCalls().then((loaded) => loaded.run(body, signal, performance.now() - calledAt));
+    return loadCalls().then((loaded) => {
+      // Cancelled while they loaded: the same sentence as a call cancelled while it waited for a worker.
+      if (signal.aborted) throw new ToolError('The statement was cancelled before it finished.');
+      return loaded.run(body, signal, performance.now() - calledAt);
+    });
   };
   // The first worker starts in the background after the server's own start: a process booting Node and
   // better-sqlite3 at the same time competes for the CPU with the answer to tools/list (started at once 1.45-1.52x a

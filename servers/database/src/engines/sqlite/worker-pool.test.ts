@@ -28,11 +28,11 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A pool whose starts the test ends by hand, one at a time, in the order they began. */
 function poolOfFakes(size: number) {
-  const starts: { resolve(worker: FakeWorker): void; reject(error: Error): void }[] = [];
+  const starts: { resolve(worker: FakeWorker): void; reject(error: Error): void; signal: AbortSignal }[] = [];
   const pool = new WorkerPool<FakeWorker>(
-    () =>
+    (signal) =>
       new Promise<FakeWorker>((resolve, reject) => {
-        starts.push({ resolve, reject });
+        starts.push({ resolve, reject, signal });
       }),
     size,
   );
@@ -174,6 +174,16 @@ describe('WorkerPool', () => {
     const late = new FakeWorker('late');
     await finish(0, late);
     expect(late.alive).toBe(false);
+  });
+
+  it('closed while a worker starts: the start is told to give up at once, not when it lands', async () => {
+    const { pool, starts } = poolOfFakes(2);
+    pool.prewarm();
+    expect(starts[0]?.signal.aborted).toBe(false);
+    pool.close();
+    expect(starts[0]?.signal.aborted).toBe(true);
+    starts[0]?.reject(new Error('gave up'));
+    await nextTurn();
   });
 });
 

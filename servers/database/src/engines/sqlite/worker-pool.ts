@@ -36,6 +36,8 @@ export class WorkerPool<Worker extends PooledWorker> {
   /** Workers alive or starting. */
   private live = 0;
   private starting = false;
+  /** The start under way, told to give up when the pool closes. */
+  private startAttempt: AbortController | undefined;
   /** Workers to keep alive without being asked (see prewarm). */
   private warm = 0;
   private closed = false;
@@ -116,9 +118,14 @@ export class WorkerPool<Worker extends PooledWorker> {
     worker.whenGone(() => setImmediate(() => this.startWhenNeeded(true)));
   }
 
-  /** Kills every worker; calls waiting for one fail. A worker still starting is killed when its start ends. */
+  /**
+   * Kills every worker; calls waiting for one fail. A start under way is told to give up at once (a process still
+   * opening the file would otherwise live on until its open ended, and a server exiting meanwhile left it to write its
+   * answer into a closed channel); a worker whose start ends anyway is killed when it lands.
+   */
   close(): void {
     this.closed = true;
+    this.startAttempt?.abort();
     this.idle.length = 0;
     for (const worker of this.workers) worker.kill();
     this.workers.clear();
@@ -136,10 +143,14 @@ export class WorkerPool<Worker extends PooledWorker> {
     this.live += 1;
     this.starting = true;
     const attempt = new AbortController();
+    this.startAttempt = attempt;
     const limit = setTimeout(() => attempt.abort(), this.startLimitMs);
     limit.unref();
     this.start(attempt.signal)
-      .finally(() => clearTimeout(limit))
+      .finally(() => {
+        clearTimeout(limit);
+        this.startAttempt = undefined;
+      })
       .then(
         (worker) => {
           this.starting = false;
