@@ -1,12 +1,19 @@
 // What the tools do, as opposed to what they are: loaded by the first call that needs it, so that a start-up loads
 // only the tool definitions (names, schemas, descriptions) before answering tools/list.
 
+/**
+ * `load`, once: kept while it loads and once it has; forgotten when it fails (a file that could not be read for want
+ * of descriptors, say), so that a later call tries again instead of failing for the process's life. Trying again
+ * helps for the file the `import()` names; under Node 20 a chunk it imports statically that failed stays failed
+ * (the kit's ADR 0020).
+ */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | undefined;
-  return () => {
-    loaded ??= load();
-    return loaded;
-  };
+  return () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
 }
 
 /** The walks (directory_tree, search_files, grep): the walker, ignore rules, name globs, time slices, cursors. */
