@@ -124,17 +124,16 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
   let loading: Promise<WorkerCalls> | undefined;
   let closed = false;
   const loadCalls = () =>
-    (loading ??= import('./worker-calls.js').then(
-      (loaded) => {
+    (loading ??= import('./worker-calls.js')
+      .then((loaded) => {
         calls = loaded.workerCalls(settings);
         if (closed) calls.close();
         return calls;
-      },
-      (error: unknown) => {
+      })
+      .catch((error: unknown) => {
         loading = undefined;
         throw error;
-      },
-    ));
+      }));
   const run = (body: WorkerRequestBody, signal: AbortSignal): Promise<unknown> => {
     if (calls) return calls.run(body, signal);
     const calledAt = performance.now();

@@ -35,14 +35,17 @@ describe('loading the worker calls after the start (ADR 0205)', () => {
   });
 
   it("raises nothing unhandled when the first worker's timer fails to load them; a later call loads them", async () => {
+    let loads = 0;
     vi.doMock('./worker-calls.js', () => {
+      loads += 1;
       throw new Error('worker calls unreadable');
     });
     const { openSqliteEngine } = await import('./sqlite-engine.js');
     const engine = await openSqliteEngine({ file: sample, timeoutMs: 5000 });
     try {
-      // Past the first worker's timer (100 ms), whose load fails: an unhandled rejection would fail this run.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The first worker's timer (100 ms) tries the load, which fails: an unhandled rejection would fail this run.
+      await vi.waitFor(() => expect(loads).toBe(1), { timeout: 10_000 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
       vi.doUnmock('./worker-calls.js');
       const result = await engine.query({ sql: 'SELECT 1 AS one', maxRows: 1 }, signal);
       expect(result.rows).toEqual([[1]]);
@@ -70,6 +73,20 @@ describe('loading the worker calls after the start (ADR 0205)', () => {
       await expect(call).rejects.toThrow('The statement was cancelled before it finished.');
       const result = await engine.query({ sql: 'SELECT 2 AS two', maxRows: 1 }, signal);
       expect(result.rows).toEqual([[2]]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("counts a call's time limit from the call, the wait for the load included", async () => {
+    vi.doMock('./worker-calls.js', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      return vi.importActual('./worker-calls.js');
+    });
+    const { openSqliteEngine } = await import('./sqlite-engine.js');
+    const engine = await openSqliteEngine({ file: sample, timeoutMs: 500 });
+    try {
+      await expect(engine.query({ sql: 'SELECT 1', maxRows: 1 }, signal)).rejects.toThrow('time limit of 500 ms');
     } finally {
       await engine.close();
     }
