@@ -1,12 +1,13 @@
 // What the tools and resources do with a result, as opposed to what they are: loaded by the first call that needs it,
 // so that a start loads only the definitions (names, schemas, descriptions) before it answers tools/list (ADR 0205).
-// The SQLite engine renders query results in its worker processes, so a SQLite query never loads these.
+// The SQLite engine renders query results in its worker processes, so a SQLite query never loads these; the engine
+// loads its worker calls through the same `once` (ADR 0205).
 
 /**
  * `load`, once: kept while it loads and once it has; forgotten when it fails, so that a later call tries again (which
  * helps only for the file the `import()` names: a chunk it imports statically that failed stays failed; ADR 0205).
  */
-function once<Module>(load: () => Promise<Module>): () => Promise<Module> {
+export function once<Module>(load: () => Promise<Module>): () => Promise<Module> {
   let loading: Promise<Module> | undefined;
   return () =>
     (loading ??= load().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { ToolError } from '@mcpkit/server-kit';
+import { once } from '../../loaded-on-first-use.js';
 import type {
   DatabaseEngine,
   ExecuteResult,
@@ -120,28 +121,21 @@ export async function openSqliteEngine(options: SqliteEngineOptions): Promise<Da
   // worker's timer, or by a call that comes first, which then waits for the load (a few ms of reading local files,
   // counted in its time limit). Once loaded, a call runs on them without waiting for anything else. A load that
   // fails is forgotten, so that the next call tries again (and fails with an internal error the log explains).
+  const workerCallsModule = once(() => import('./worker-calls.js'));
   let calls: WorkerCalls | undefined;
-  let loading: Promise<WorkerCalls> | undefined;
   let closed = false;
-  const loadCalls = () =>
-    (loading ??= import('./worker-calls.js')
-      .then((loaded) => {
-        calls = loaded.workerCalls(settings);
-        if (closed) calls.close();
-        return calls;
-      })
-      .catch((error: unknown) => {
-        loading = undefined;
-        throw error;
-      }));
+  const loadCalls = async (): Promise<WorkerCalls> => {
+    const loaded = await workerCallsModule();
+    if (!calls) {
+      calls = loaded.workerCalls(settings);
+      if (closed) calls.close();
+    }
+    return calls;
+  };
   const run = (body: WorkerRequestBody, signal: AbortSignal): Promise<unknown> => {
     if (calls) return calls.run(body, signal);
     const calledAt = performance.now();
-    return loadCalls().then((loaded) => {
-      // Cancelled while they loaded: the same sentence as a call cancelled while it waited for a worker.
-      if (signal.aborted) throw new ToolError('The statement was cancelled before it finished.');
-      return loaded.run(body, signal, performance.now() - calledAt);
-    });
+    return loadCalls().then((loaded) => loaded.run(body, signal, performance.now() - calledAt));
   };
   // The first worker starts in the background after the server's own start: a process booting Node and
   // better-sqlite3 at the same time competes for the CPU with the answer to tools/list (started at once 1.45-1.52x a

@@ -102,7 +102,8 @@ export function workerCalls(settings: WorkerCallSettings): WorkerCalls {
    * load), and no AbortController or event listener is made per attempt.
    */
   async function run(body: WorkerRequestBody, signal: AbortSignal, waitedMs = 0): Promise<unknown> {
-    signal.throwIfAborted();
+    // Cancelled before it ran (while this module loaded, say): the same sentence as a cancel at any later point.
+    if (signal.aborted) throw stopped('cancel', timeoutMs);
     const stop = new CallStop();
     // The time limit counts from the call, so waiting for a free worker (or for this module) is part of it.
     const timer = setTimeout(stopAtDeadline, Math.max(0, timeoutMs - waitedMs), stop);
