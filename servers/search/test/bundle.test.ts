@@ -38,11 +38,39 @@ describe('the bundled build (ADR 0021)', () => {
     // Each named by its module in src/, and again by the bundle's file that holds that module's code.
     expect([...new Set(references.map((reference) => reference.target))].sort()).toEqual([
       'dist/fetch/html-to-markdown-task.js',
+      'dist/fetch/plain-text-task.js',
       'dist/local-index/preparation-worker.js',
       'dist/local-index/search-task.js',
       'dist/local-index/writer-worker.js',
     ]);
-    expect(references.filter((reference) => reference.source.startsWith('dist/'))).toHaveLength(4);
+    expect(references.filter((reference) => reference.source.startsWith('dist/'))).toHaveLength(5);
+  });
+
+  it("loads no DOM, Readability or Turndown for a fetched page's plain-text fallback", async () => {
+    // The fallback runs on a fresh worker under the time limit the conversion ran out of: loading the converters there
+    // again took seconds on a loaded machine, and the model got the time-limit sentence instead of the page's text.
+    const packagesLoadedBy = async (task: string, name: string) => {
+      const url = new URL(`../dist/fetch/${task}`, import.meta.url).href;
+      const run = await modulesLoadedAnswering(
+        [
+          '--input-type=module',
+          '--eval',
+          `const task = await import(${JSON.stringify(url)});
+const page = await task.${name}({ html: '<html><head><title>Soup</title></head><body><div></b>soup</body></html>', why: 'a test', url: 'http://localhost/' });
+process.stderr.write('page: ' + JSON.stringify(page) + '\\n');`,
+        ],
+        [],
+      );
+      expect(run.exit, run.stderr).toBe(0);
+      expect(run.stderr).toContain('page: {"title":"Soup"');
+      return run.modules.filter((module) => /\/node_modules\/.*(linkedom|readability|turndown)/.test(module));
+    };
+    expect(await packagesLoadedBy('plain-text-task.js', 'convertToPlainText')).toEqual([]);
+    // The log would show them: the conversion's task loads all three.
+    const converters = await packagesLoadedBy('html-to-markdown-task.js', 'convertToMarkdown');
+    for (const name of ['linkedom', 'readability', 'turndown']) {
+      expect(converters.some((module) => module.includes(name))).toBe(true);
+    }
   });
 
   it('answers tools/list from the bin after reading a few bundled files', async () => {

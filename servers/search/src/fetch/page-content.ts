@@ -33,6 +33,8 @@ export interface ConversionOptions {
 }
 
 const conversionTask = new URL('./html-to-markdown-task.js', import.meta.url);
+/** The fallback's task module loads no DOM: its fresh worker starts at once, whatever the conversion loaded. */
+const plainTextTask = new URL('./plain-text-task.js', import.meta.url);
 
 /**
  * HTML as Markdown, converted on a worker thread: a page whose DOM makes the converters slow holds a worker, not the
@@ -55,7 +57,7 @@ async function convertHtml(html: string, url: URL, options: ConversionOptions): 
       ? 'converting the page to Markdown took more time or memory than allowed'
       : 'the page could not be converted to Markdown';
     return runOffThread<MarkdownPage>(
-      { module: conversionTask, name: 'convertToPlainText' },
+      { module: plainTextTask, name: 'convertToPlainText' },
       { html, why },
       {
         ...limits,
