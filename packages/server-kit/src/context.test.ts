@@ -187,6 +187,43 @@ describe('the handler context', () => {
   });
 });
 
+describe('the signal of a modern-era call', () => {
+  it('is made only when the handler reads it (an AbortController and a listener a call)', async () => {
+    let made = 0;
+    const Original = globalThis.AbortController;
+    vi.stubGlobal(
+      'AbortController',
+      class CountedAbortController extends Original {
+        constructor() {
+          super();
+          made += 1;
+        }
+      },
+    );
+    try {
+      const quiet = defineTool({ name: 'quiet', description: 'Never reads its signal.', handler: () => 'quiet' });
+      const reads = defineTool({
+        name: 'reads',
+        description: 'Reads its signal.',
+        handler: (_args, { signal }) => (signal.aborted ? 'aborted' : 'reads'),
+      });
+      const server = createServer({ name: 't', version: '1', tools: [quiet, reads] });
+      await using client = await connectTestClient(server, { era: '2026-07-28' });
+      const madeBy = async (name: string) => {
+        const before = made;
+        expect(await client.callToolText(name)).toBe(name);
+        return made - before;
+      };
+      // The first call of each loads what the call path needs; the second is what every later call costs.
+      await madeBy('quiet');
+      await madeBy('reads');
+      expect((await madeBy('reads')) - (await madeBy('quiet'))).toBe(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
 describe('progress that does not move forward', () => {
   it('is not sent: each notification of a call carries a greater value, as the protocol asks', async () => {
     const repeating = defineTool({

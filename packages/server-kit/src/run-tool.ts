@@ -10,6 +10,7 @@ import type { RegisteredTool } from './registry.js';
 import { applyBudget, fitsBudget } from './result-budget.js';
 import { errorResult, fromPreRendered, isPreRendered, isToolResult, type ToolReturn, toToolResult } from './results.js';
 import { deferredResult } from './structured-splice.js';
+import { cancelledBeforeItRuns } from './tool-context.js';
 
 /** What the tool calls of one session share. */
 export interface RunToolOptions {
@@ -58,7 +59,7 @@ function runChecked<Source>(
   const context = contextOf(source);
   // A cancel read in the same chunk as its request aborts the signal before the handler runs; an aborted signal fires
   // no 'abort' event, so a handler waiting for one would run its full time for a call nobody waits for.
-  if (context.signal.aborted) return cancelled(registered.definition.name);
+  if (cancelledBeforeItRuns(context)) return cancelled(registered.definition.name);
   let value: unknown;
   try {
     value = registered.definition.handler(parsed.data, context);

@@ -93,6 +93,11 @@ class CallContext implements ToolContext {
     return this.#round ? this.#round.signal() : this.#request.mcpReq.signal;
   }
 
+  /** See {@link cancelledBeforeItRuns}. */
+  static cancelledBeforeItRuns(context: ToolContext): boolean {
+    return #request in context ? context.#request.mcpReq.signal.aborted : context.signal.aborted;
+  }
+
   get log(): Logger {
     this.#log ??= this.#source.requestLogger(this.#request);
     return this.#log;
@@ -166,6 +171,13 @@ class CallContext implements ToolContext {
     return { action: 'accept', content: parsed.data };
   }
 }
+
+/**
+ * Whether the call was cancelled before its handler runs, without making a round's signal: in the modern era that
+ * signal is an AbortController and a listener made when first read (most handlers never read it), and until the
+ * handler runs it is aborted exactly when the request's is (only the handler's asks abort it otherwise).
+ */
+export const cancelledBeforeItRuns: (context: ToolContext) => boolean = CallContext.cancelledBeforeItRuns;
 
 /** The context of a legacy-era tool call or prompt render. */
 export function createToolContext(source: ToolContextSource, request: ServerContext): ToolContext {
