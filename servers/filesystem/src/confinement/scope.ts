@@ -35,6 +35,17 @@ export interface WriteTarget {
   existing?: Stats;
 }
 
+/** Bytes of a path the system accepts, its final NUL included (Linux's PATH_MAX); a longer path names nothing. */
+const maxPathBytes = 4_096;
+/** Characters of a path as passed (a `file://` URI percent-encodes up to three characters a byte). */
+const maxPathChars = 3 * maxPathBytes;
+
+function tooLong(characters: number): ToolError {
+  return new ToolError(
+    `The path is ${characters.toLocaleString('en-US')} characters long; a path has at most ${maxPathBytes.toLocaleString('en-US')} bytes on this system. Pass a shorter path, relative to an allowed directory.`,
+  );
+}
+
 const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
@@ -94,19 +105,26 @@ export class Scope {
     return holders.sort((left, right) => right.length - left.length)[0] ?? realPath;
   }
 
-  /** The absolute, normalised form of what the model passed: `~` expanded, relative paths against the first root. */
+  /**
+   * The absolute, normalised form of what the model passed: `~` expanded, relative paths against the first root. A
+   * path longer than the system's limit is refused here, before any system call: looking for the deepest existing
+   * ancestor of tens of thousands of missing components took one call per component, and quoting it back megabytes.
+   */
   absolute(requested: string): string {
+    if (requested.length > maxPathChars) throw tooLong(requested.length);
     if (requested.includes('\0')) throw new ToolError('The path contains a NUL character; pass a plain path.');
     const expanded = expandHome(requested.trim() === '' ? '.' : requested);
-    if (path.isAbsolute(expanded)) return path.resolve(expanded);
-    if (expanded.startsWith('file://')) {
+    let absolute: string;
+    if (path.isAbsolute(expanded)) absolute = path.resolve(expanded);
+    else if (expanded.startsWith('file://')) {
       try {
-        return path.resolve(fileURLToPath(expanded));
+        absolute = path.resolve(fileURLToPath(expanded));
       } catch {
         throw new ToolError(`${requested} is not a file URI of this machine; pass a plain path.`);
       }
-    }
-    return path.resolve(this.directories[0] ?? process.cwd(), expanded);
+    } else absolute = path.resolve(this.directories[0] ?? process.cwd(), expanded);
+    if (Buffer.byteLength(absolute) >= maxPathBytes) throw tooLong(absolute.length);
+    return absolute;
   }
 
   private outside(requested: string): ToolError {

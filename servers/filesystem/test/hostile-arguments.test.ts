@@ -1,0 +1,78 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KitServer } from '@mcpkit/server-kit';
+import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFilesystemServer } from '../src/index.js';
+import { createFixture, type Fixture } from './fixture.js';
+
+// Arguments a hostile model sends whose cost grows with their size: each is refused at once with one short sentence.
+describe('hostile arguments', () => {
+  let fixture: Fixture;
+  let server: KitServer;
+  let client: TestClient;
+  beforeEach(async () => {
+    fixture = createFixture();
+    server = await createFilesystemServer({ directories: [fixture.root], logLevel: 'error' });
+    client = await connectTestClient(server);
+  });
+  afterEach(async () => {
+    await client.close();
+    await server.close();
+    fixture.cleanup();
+  });
+
+  it('refuses a path of tens of thousands of components at once, without echoing it back', async () => {
+    // 120 KB of missing components: each was resolved on its own, looking for the deepest existing ancestor (about
+    // 5 s here, and minutes for a few hundred KB, with no time limit or cancel), and the answer quoted it whole.
+    const long = `${fixture.root}/${'ab/'.repeat(40_000)}x`;
+    for (const [tool, args] of [
+      ['read_text_file', { path: long }],
+      ['get_file_info', { path: long }],
+      ['write_file', { path: long, content: 'x' }],
+      ['create_directory', { path: long }],
+      ['move_file', { source: 'hello.txt', destination: long }],
+      ['grep', { pattern: 'x', path: long }],
+    ] as const) {
+      const started = performance.now();
+      const result = await client.callTool(tool, args);
+      const elapsed = performance.now() - started;
+      expect(result.isError, tool).toBe(true);
+      expect(resultText(result), tool).toMatch(/^The path is 120,\d{3} characters long; a path has at most 4,096/);
+      expect(resultText(result).length, tool).toBeLessThan(1_000);
+      expect(elapsed, `${tool} took ${Math.round(elapsed)} ms`).toBeLessThan(2_000);
+    }
+    // Positive control: a long path that names a real file within the limit is read.
+    const deep = join(fixture.root, ...Array.from({ length: 30 }, () => 'd'.repeat(100)));
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(deep, 'file.txt'), 'deep content\n');
+    expect(resultText(await client.callTool('read_text_file', { path: join(deep, 'file.txt') }))).toBe('deep content');
+  });
+
+  it('refuses a list of a hundred thousand globs before compiling them, in every tool that takes globs', async () => {
+    // Each pattern cost about 3 us to compile and 3 us per entry to match, on the main thread: 100,000 of them held
+    // the event loop for a quarter of a second per entry walked.
+    const folder = join(fixture.root, 'many');
+    mkdirSync(folder);
+    for (let index = 0; index < 30; index++) writeFileSync(join(folder, `file-${index}.txt`), 'a\n');
+    const patterns = Array.from({ length: 100_000 }, (_, index) => `*x${index}*y`);
+    for (const [tool, args] of [
+      ['directory_tree', { path: 'many', excludePatterns: patterns }],
+      ['search_files', { path: 'many', pattern: '*.txt', excludePatterns: patterns }],
+      ['grep', { path: 'many', pattern: 'a', include: patterns }],
+      ['grep', { path: 'many', pattern: 'a', exclude: patterns }],
+    ] as const) {
+      const started = performance.now();
+      const result = await client.callTool(tool, args);
+      const elapsed = performance.now() - started;
+      expect(result.isError, tool).toBe(true);
+      expect(resultText(result), tool).toMatch(/100,000 globs; pass at most 100/);
+      expect(elapsed, `${tool} took ${Math.round(elapsed)} ms`).toBeLessThan(2_000);
+    }
+    // Positive control: a hundred globs are taken.
+    const hundred = patterns.slice(0, 100);
+    const tree = await client.callTool('directory_tree', { path: 'many', excludePatterns: hundred });
+    expect(tree.isError, resultText(tree)).not.toBe(true);
+    expect(resultText(tree)).toContain('file-29.txt');
+  });
+});
