@@ -30,14 +30,15 @@ export const walking = once(async () => {
 
 /** Reading files and listing directories: line windows, bounded reads, media types, sizes, listings. */
 export const reading = once(async () => {
-  const [textLines, boundedRead, mimeTypes, formatSize, directoryListing] = await Promise.all([
+  const [textLines, boundedRead, mimeTypes, formatSize, directoryListing, budgetedPage] = await Promise.all([
     import('./reading/text-lines.js'),
     import('./reading/bounded-read.js'),
     import('./reading/mime-types.js'),
     import('./reading/format-size.js'),
     import('./walking/directory-listing.js'),
+    import('./reading/budgeted-page.js'),
   ]);
-  return { ...textLines, ...boundedRead, ...mimeTypes, ...formatSize, ...directoryListing };
+  return { ...textLines, ...boundedRead, ...mimeTypes, ...formatSize, ...directoryListing, ...budgetedPage };
 });
 
 /** Writing: the atomic write and the edit layout. */

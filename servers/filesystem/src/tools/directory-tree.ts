@@ -12,6 +12,11 @@ interface TreeNode {
 
 const compactSuffix: Record<EntryKind, string> = { file: '', directory: '/', symlink: '@', other: '|' };
 
+/** Characters one node takes in the JSON answer at most: `{"name":…,"type":"directory","children":[]},`. */
+function jsonEntryChars(name: string): number {
+  return JSON.stringify(name).length + 43;
+}
+
 /** directory_tree: the tree under a directory as JSON (the official shape) or compact indented lines, in pages. */
 export function directoryTree(dependencies: ToolDependencies) {
   return defineTool({
@@ -65,8 +70,17 @@ export function directoryTree(dependencies: ToolDependencies) {
           break;
         }
         if (typeof entry === 'symbol') continue; // the walk's pause, its only symbol
-        const cost = entry.name.length + (args.format === 'compact' ? entry.depth * 2 + 2 : 40);
-        if (count >= treeEntries || chars + cost > readBudget - 500) {
+        // A continued page starts below directories shown before: its first JSON entry repeats their ancestors.
+        const ancestors =
+          args.format === 'json' && count === 0 && entry.depth > 1 ? entry.relative.split('/').slice(0, -1) : [];
+        // What the entry adds to the answer as written (JSON escapes a control character in six), plus the note and
+        // cursor the answer would end with if it stopped after this entry: a page never outgrows the budget.
+        const cost =
+          args.format === 'compact'
+            ? entry.name.length + entry.depth * 2 + 2
+            : ancestors.reduce((sum, name) => sum + jsonEntryChars(name), jsonEntryChars(entry.name));
+        const closing = walkCursor('directory_tree', root, { after: entry.relative }).length + 500;
+        if (count >= treeEntries || (count > 0 && chars + cost + closing > readBudget)) {
           stoppedBy = 'size';
           break;
         }
@@ -77,9 +91,8 @@ export function directoryTree(dependencies: ToolDependencies) {
           lines.push(`${'  '.repeat(entry.depth - 1)}${entry.name}${compactSuffix[entry.kind]}`);
           continue;
         }
-        // A continued page starts below directories shown before: give its first entries their ancestors again.
-        if (stack.length === 1 && entry.depth > 1) {
-          for (const name of entry.relative.split('/').slice(0, -1)) {
+        if (ancestors.length > 0) {
+          for (const name of ancestors) {
             const ancestor: TreeNode = { name, type: 'directory', children: [] };
             stack.at(-1)?.push(ancestor);
             stack.push(ancestor.children ?? []);

@@ -1,4 +1,4 @@
-import { defineTool, paginate } from '@mcpkit/server-kit';
+import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
 import { reading } from '../loaded-on-first-use.js';
@@ -18,16 +18,22 @@ export function listDirectoryWithSizes(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler({ path, sortBy, cursor }, context) {
-      const { formatSize, kindLabel, listDirectoryEntries } = await reading();
+      const { budgetedPage, formatSize, kindLabel, listDirectoryEntries } = await reading();
       const scope = await dependencies.guard.scope(context);
       const { entries } = await listDirectoryEntries(scope, path, { stats: true, signal: context.signal });
       const sizeOf = (entry: (typeof entries)[number]) => (entry.kind === 'directory' ? 0 : (entry.stats?.size ?? 0));
       if (sortBy === 'size') entries.sort((left, right) => sizeOf(right) - sizeOf(left));
-      const page = paginate(entries, cursor, dependencies.limits.pageSize);
-      const lines = page.items.map(
+      // Pages end at the page size or the read budget, whichever comes first (names run to 255 characters).
+      const page = budgetedPage(
+        entries,
+        cursor,
+        dependencies.limits.pageSize,
+        dependencies.limits.readBudget - 500,
         (entry) =>
           `${kindLabel(entry.kind)} ${entry.name.padEnd(30)} ${entry.kind === 'directory' ? '' : formatSize(sizeOf(entry)).padStart(10)}`,
       );
+      const { lines } = page;
+      const shown = lines.length;
       const files = entries.filter((entry) => entry.kind !== 'directory').length;
       const total = entries.reduce((sum, entry) => sum + sizeOf(entry), 0);
       lines.push(
@@ -37,7 +43,7 @@ export function listDirectoryWithSizes(dependencies: ToolDependencies) {
       );
       if (page.nextCursor) {
         lines.push(
-          `[truncated: showed ${page.items.length} of ${entries.length} entries. Call list_directory_with_sizes with cursor="${page.nextCursor}" for more.]`,
+          `[truncated: showed ${shown} of ${entries.length} entries. Call list_directory_with_sizes with cursor="${page.nextCursor}" for more.]`,
         );
       }
       return lines.join('\n');

@@ -1,4 +1,4 @@
-import { defineTool, paginate } from '@mcpkit/server-kit';
+import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
 import { reading } from '../loaded-on-first-use.js';
@@ -17,14 +17,22 @@ export function listDirectory(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler({ path, cursor }, context) {
-      const { kindLabel, listDirectoryEntries } = await reading();
+      const { budgetedPage, kindLabel, listDirectoryEntries } = await reading();
       const scope = await dependencies.guard.scope(context);
       const { entries } = await listDirectoryEntries(scope, path, { signal: context.signal });
-      const page = paginate(entries, cursor, dependencies.limits.pageSize);
-      const lines = page.items.map((entry) => `${kindLabel(entry.kind)} ${entry.name}`);
+      const { limits } = dependencies;
+      // Pages end at the page size or the read budget, whichever comes first (names run to 255 characters).
+      const page = budgetedPage(
+        entries,
+        cursor,
+        limits.pageSize,
+        limits.readBudget - 500,
+        (entry) => `${kindLabel(entry.kind)} ${entry.name}`,
+      );
+      const { lines } = page;
       if (page.nextCursor) {
         lines.push(
-          `[truncated: showed ${page.items.length} of ${entries.length} entries. Call list_directory with cursor="${page.nextCursor}" for more.]`,
+          `[truncated: showed ${lines.length} of ${entries.length} entries. Call list_directory with cursor="${page.nextCursor}" for more.]`,
         );
       }
       return lines.length > 0 ? lines.join('\n') : 'The directory is empty.';

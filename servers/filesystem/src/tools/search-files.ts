@@ -38,8 +38,11 @@ export function searchFiles(dependencies: ToolDependencies) {
       const top = scope.directoryOf(root);
       const ignore = args.includeIgnored ? undefined : IgnoreRules.forRoot(top, root);
       const found: string[] = [];
+      let chars = 0;
       let last: string | undefined;
-      let stoppedBy: 'cap' | 'time' | undefined;
+      /** The last match shown: a page cut by its cap or the budget continues after it. */
+      let lastShown: string | undefined;
+      let stoppedBy: 'cap' | 'size' | 'time' | undefined;
       for (const entry of walk({
         root,
         scope,
@@ -57,16 +60,28 @@ export function searchFiles(dependencies: ToolDependencies) {
             stoppedBy = 'cap';
             break;
           }
+          // The path, plus the note and cursor the answer would end with if it stopped after it: paths of a deep
+          // tree fill the budget long before the cap, and a page the server's safety net cuts loses its cursor.
+          const closing = walkCursor('search_files', root, { after: entry.relative }).length + 500;
+          if (found.length > 0 && chars + entry.path.length + 1 + closing > dependencies.limits.readBudget) {
+            stoppedBy = 'size';
+            break;
+          }
           found.push(entry.path);
+          chars += entry.path.length + 1;
+          lastShown = entry.relative;
         }
         last = entry.relative;
       }
       const note = ignore?.noteLine() ?? '';
       if (found.length === 0 && !stoppedBy) return `No matches found${note}`;
-      if (!stoppedBy || last === undefined) return found.join('\n') + note;
-      const cursor = walkCursor('search_files', root, { after: last });
+      const after = stoppedBy === 'time' ? last : lastShown;
+      if (!stoppedBy || after === undefined) return found.join('\n') + note;
+      const cursor = walkCursor('search_files', root, { after });
       const why =
-        stoppedBy === 'cap' ? `the first ${cap} matches` : `what ${slice.elapsedSeconds()} s of searching found`;
+        stoppedBy === 'time'
+          ? `what ${slice.elapsedSeconds()} s of searching found`
+          : `the first ${found.length} matches${stoppedBy === 'size' ? ' (as many as fit the answer)' : ''}`;
       return `${found.join('\n')}\n[truncated: showed ${why}. Call search_files with the same arguments and cursor="${cursor}" for more.]${note}`;
     },
   });

@@ -1,0 +1,108 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KitServer } from '@mcpkit/server-kit';
+import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFilesystemServer } from '../src/index.js';
+import { createFixture, type Fixture } from './fixture.js';
+
+/** The read budget of these tests: the server's own safety net cuts a result at this plus 10,000 characters. */
+const readBudget = 5_000;
+
+/** Follows a listing's cursors to its end; every page must stay within the budget and carry its own cursor. */
+async function allPages(
+  client: TestClient,
+  tool: string,
+  args: Record<string, unknown>,
+  budget = readBudget,
+): Promise<string[]> {
+  const pages: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const result = await client.callTool(tool, { ...args, ...(cursor ? { cursor } : {}) });
+    const text = resultText(result);
+    expect(result.isError, text).not.toBe(true);
+    // The server's safety net cut the page (and its cursor with it): the rest of the listing cannot be reached.
+    expect(text, `page ${pages.length + 1} of ${tool}`).not.toMatch(/\[truncated: showed [\d,]+ of [\d,]+ characters/);
+    expect(text.length, `page ${pages.length + 1} of ${tool}`).toBeLessThanOrEqual(budget + 1_000);
+    pages.push(text);
+    cursor = /cursor="([^"]+)"/.exec(text)?.[1];
+    expect(pages.length).toBeLessThan(100);
+  } while (cursor);
+  return pages;
+}
+
+// A folder of long names: the pages were counted in entries only, so a page of long names went over the budget and
+// the kit's safety net cut it, note and cursor included; every entry after the cut was out of reach.
+describe('pages within the character budget', () => {
+  let fixture: Fixture;
+  let server: KitServer;
+  let client: TestClient;
+  const names = Array.from({ length: 120 }, (_, index) => `${'n'.repeat(200)}-${String(index).padStart(3, '0')}`);
+  beforeEach(async () => {
+    fixture = createFixture();
+    mkdirSync(join(fixture.root, 'long'));
+    for (const name of names) writeFileSync(join(fixture.root, 'long', name), 'a\n');
+    server = await createFilesystemServer({ directories: [fixture.root], logLevel: 'error', limits: { readBudget } });
+    client = await connectTestClient(server);
+  });
+  afterEach(async () => {
+    await client.close();
+    await server.close();
+    fixture.cleanup();
+  });
+
+  it('list_directory and list_directory_with_sizes page long names by characters, reaching every entry', async () => {
+    for (const tool of ['list_directory', 'list_directory_with_sizes']) {
+      const pages = await allPages(client, tool, { path: 'long' });
+      expect(pages.length, tool).toBeGreaterThan(1);
+      const shown = pages.flatMap((page) => page.split('\n').filter((line) => line.startsWith('[FILE]')));
+      expect(
+        shown.map((line) => line.split(' ')[1]),
+        tool,
+      ).toEqual(names);
+    }
+  });
+
+  it('search_files pages long paths by characters, reaching every match', async () => {
+    const pages = await allPages(client, 'search_files', { path: 'long', pattern: 'n*' });
+    expect(pages.length).toBeGreaterThan(1);
+    const shown = pages.flatMap((page) => page.split('\n').filter((line) => line.startsWith('/')));
+    expect(shown).toEqual(names.map((name) => join(fixture.root, 'long', name)));
+  });
+
+  it('directory_tree counts names as JSON writes them: control characters take six each', async () => {
+    const escaped = join(fixture.root, 'escaped');
+    mkdirSync(escaped);
+    const controlNames = Array.from({ length: 40 }, (_, index) => `${'\u0001'.repeat(150)}${index}`);
+    for (const name of controlNames) writeFileSync(join(escaped, name), 'a\n');
+    const pages = await allPages(client, 'directory_tree', { path: 'escaped' });
+    const shown = pages.flatMap((page) => JSON.parse(page.split('\n')[0] ?? '') as Array<{ name: string }>);
+    expect(shown.map((node) => node.name)).toEqual([...controlNames].sort());
+  });
+
+  it('directory_tree counts the ancestors a continued page repeats, and leaves room for its cursor', async () => {
+    // A page that starts deep below long directory names repeats each of them so that it parses on its own, and its
+    // cursor carries the relative path it stopped at (here about 3.5 KB, 4.7 KB once encoded).
+    const chain = Array.from({ length: 14 }, (_, index) => `${'d'.repeat(240)}${index}`);
+    const deepest = join(fixture.root, 'deep', ...chain);
+    mkdirSync(deepest, { recursive: true });
+    for (let index = 0; index < 200; index++) writeFileSync(join(deepest, `${'f'.repeat(100)}${index}`), 'a\n');
+    const budget = 12_000;
+    const wider = await createFilesystemServer({
+      directories: [fixture.root],
+      logLevel: 'error',
+      limits: { readBudget: budget },
+    });
+    const widerClient = await connectTestClient(wider);
+    try {
+      const pages = await allPages(widerClient, 'directory_tree', { path: 'deep' }, budget);
+      expect(pages.length).toBeGreaterThan(1);
+      const files = pages.flatMap((page) => page.match(/"f{100}\d+"/g) ?? []);
+      expect(files).toHaveLength(200);
+    } finally {
+      await widerClient.close();
+      await wider.close();
+    }
+  });
+});
