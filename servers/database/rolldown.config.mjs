@@ -19,6 +19,7 @@ const resultModules = [
   'statement-safety.ts',
   'sql-words.ts',
   'engines/cells.ts',
+  'error-text.ts',
 ].map((path) => fileURLToPath(new URL(`src/${path}`, import.meta.url)));
 
 config.output.codeSplitting.groups.push({ name: 'results', test: (id) => resultModules.includes(id), priority: 0 });

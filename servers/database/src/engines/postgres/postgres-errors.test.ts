@@ -27,4 +27,14 @@ describe('postgres errors', () => {
       'The SQL has a syntax error at line 2, column 3 (PostgreSQL: syntax error at or near "FORM").',
     );
   });
+
+  it('quotes the head of a message that carries a huge value, not all of it', () => {
+    const value = 'x'.repeat(5_000_000);
+    const error = Object.assign(new Error(`invalid input syntax for type integer: "${value}"`), { code: '22P02' });
+    const text = describePostgresError(error, `SELECT '${value}'::int`, '');
+    expect(text).toMatch(
+      /^PostgreSQL refused the statement: invalid input syntax for type integer: "x+\.\.\. \[[\d,]+ more characters\] \[22P02\]\.$/,
+    );
+    expect(text.length).toBeLessThan(1_000);
+  });
 });

@@ -1,3 +1,5 @@
+import { quoted } from '../../error-text.js';
+
 /** The parts of a PostgreSQL URL that are safe to show: never the password. */
 export function describeTarget(url: string): {
   label: string;
@@ -52,7 +54,8 @@ export function describeConnectionError(error: unknown, target: ReturnType<typeo
 /** Turns a PostgreSQL error into one sentence for the model, with the position when the server gives it. */
 export function describePostgresError(error: unknown, sql: string, password: string): string {
   const { code, position, hint } = error as { code?: string; position?: string; hint?: string };
-  const message = redact(error instanceof Error ? error.message : String(error), password);
+  // The server's message can quote a value of any size ("invalid input syntax for type integer: ..."): shortened.
+  const message = quoted(redact(error instanceof Error ? error.message : String(error), password));
   let where = '';
   if (position !== undefined && sql) {
     const offset = Number(position) - 1;
@@ -71,5 +74,5 @@ export function describePostgresError(error: unknown, sql: string, password: str
   if (code === '42P05' || message.includes('cannot insert multiple commands')) {
     return 'The SQL holds more than one statement; send exactly one statement per call.';
   }
-  return `PostgreSQL refused the statement${where}: ${message}${hint ? ` (hint: ${hint})` : ''}${code ? ` [${code}]` : ''}.`;
+  return `PostgreSQL refused the statement${where}: ${message}${hint ? ` (hint: ${quoted(hint)})` : ''}${code ? ` [${code}]` : ''}.`;
 }

@@ -1,3 +1,5 @@
+import { quoted } from '../../error-text.js';
+
 /** Finds the offset of the token SQLite's syntax error names; undefined when it cannot tell. */
 export type ErrorLocator = (fragment: string) => number | undefined;
 
@@ -11,25 +13,28 @@ function positionOf(sql: string, offset: number | undefined): { line: number; co
 
 /**
  * Turns an error of better-sqlite3 into one sentence for the model: what went wrong, where when SQLite says, and
- * what to do next. SQLite's own message is always kept, in parentheses, so nothing is lost in the rewording.
+ * what to do next. SQLite's own message is always kept, in parentheses, so nothing is lost in the rewording; a
+ * message or a name longer than 500 characters keeps its head and says how much more there was (error-text.ts).
  */
 export function describeSqliteError(error: unknown, sql: string, locate?: ErrorLocator): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const full = error instanceof Error ? error.message : String(error);
+  // SQLite's message can quote a value of any size (a JSON path built with printf, a huge token): it is shortened.
+  const message = quoted(full);
   const code = (error as { code?: unknown }).code;
-  const table = /^no such table: (.+)$/.exec(message);
+  const table = /^no such table: (.+)$/.exec(full);
   if (table) {
-    return `The table "${table[1]}" does not exist (SQLite: ${message}). Call list_tables to see the tables there are.`;
+    return `The table "${quoted(table[1] as string)}" does not exist (SQLite: ${message}). Call list_tables to see the tables there are.`;
   }
-  const column = /^no such column: (.+)$/.exec(message);
+  const column = /^no such column: (.+)$/.exec(full);
   if (column) {
-    return `The column "${column[1]}" does not exist (SQLite: ${message}). Call describe_table to see a table's columns.`;
+    return `The column "${quoted(column[1] as string)}" does not exist (SQLite: ${message}). Call describe_table to see a table's columns.`;
   }
-  const near = /near "((?:[^"]|"")*)": syntax error/.exec(message);
+  const near = /near "((?:[^"]|"")*)": syntax error/.exec(full);
   if (near) {
     const fragment = (near[1] as string).replaceAll('""', '"');
     const position = positionOf(sql, locate ? locate(fragment) : sql.indexOf(fragment));
     const where = position ? ` at line ${position.line}, column ${position.column}` : '';
-    return `The SQL has a syntax error near "${near[1]}"${where} (SQLite: ${message}).`;
+    return `The SQL has a syntax error near "${quoted(near[1] as string)}"${where} (SQLite: ${message}).`;
   }
   if (message.includes('more than one statement')) {
     return 'The SQL holds more than one statement; send exactly one statement per call.';

@@ -3,6 +3,7 @@
 // each query runs here and the server kills this process at the query's deadline (see ADR 0200).
 
 import { Worker } from 'node:worker_threads';
+import { boundedSentence } from '../../error-text.js';
 import { serializeQueryResult } from '../../query-result.js';
 import { StatementError } from '../../statement-safety.js';
 import { describeTable, listTables, schemaText } from './sqlite-catalog.js';
@@ -46,7 +47,9 @@ function answer(message: unknown): WorkerReply {
   try {
     return { id: request.id, ok: true, value: handle(request) };
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
+    // Held to a sentence's length here, so that a huge message never crosses the channel: an error result is not cut
+    // by the result budget (error-text.ts).
+    const text = boundedSentence(error instanceof Error ? error.message : String(error));
     return { id: request.id, ok: false, message: text, forModel: error instanceof StatementError };
   }
 }

@@ -1,0 +1,41 @@
+import { resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabaseServer } from '../src/server.js';
+import { connectOwning, makeFixture } from './fixtures.js';
+
+/**
+ * An error result is not cut by the result budget, so a statement whose error quotes a value it built (or a huge
+ * statement) must still get one short sentence.
+ */
+describe('error sentences stay short whatever the statement', () => {
+  const fixture = makeFixture();
+  let reader: TestClient;
+
+  beforeAll(async () => {
+    const limits = { timeoutMs: 10_000 };
+    reader = await connectOwning(await createDatabaseServer({ file: fixture.file, logLevel: 'emergency', limits }));
+  });
+  afterAll(async () => {
+    await reader?.close();
+    fixture.cleanup();
+  });
+
+  it('quotes the head of an error message SQLite built from a huge value (a JSON path of a million characters)', async () => {
+    const result = await reader.callTool('query', {
+      sql: "SELECT json_extract('{}', printf('%.*c', 1000000, 'x')) AS value",
+    });
+    expect(result.isError).toBe(true);
+    const text = resultText(result);
+    expect(text).toMatch(/^SQLite refused the statement: bad JSON path: 'xxx/);
+    expect(text).toContain('more characters]');
+    expect(text.length).toBeLessThan(2_100);
+  });
+
+  it('keeps a refusal that names a long word of the statement short', async () => {
+    const result = await reader.callTool('query', { sql: `PRAGMA ${'a'.repeat(90_000)} = 1` });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/^PRAGMA a+/);
+    expect(resultText(result)).toContain('characters left out');
+    expect(resultText(result).length).toBeLessThan(2_100);
+  });
+});
