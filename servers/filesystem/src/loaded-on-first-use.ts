@@ -41,14 +41,8 @@ export const reading = once(async () => {
   return { ...textLines, ...boundedRead, ...mimeTypes, ...formatSize, ...directoryListing, ...budgetedPage };
 });
 
-/** Writing: the atomic write and the edit layout. */
-export const editing = once(async () => {
-  const [atomicWrite, textEdits] = await Promise.all([
-    import('./editing/atomic-write.js'),
-    import('./editing/text-edits.js'),
-  ]);
-  return { ...atomicWrite, ...textEdits };
-});
+/** Writing: the atomic write (the edits themselves, with their layout, run in the workers' edit task). */
+export const editing = once(async () => import('./editing/atomic-write.js'));
 
 /** grep's own parts: the pattern compiler (the regular expression engine, the largest module) and the report. */
 export const contentSearch = once(async () => {

@@ -46,3 +46,23 @@ export async function cpuDuring(ms: number): Promise<number> {
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000;
 }
+
+/**
+ * The longest time the event loop of this process (where the in-memory server's main thread runs) went without
+ * running a 10 ms timer while `running` was unsettled.
+ */
+export async function longestHoldWhile(running: Promise<unknown>): Promise<number> {
+  let longest = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 10);
+  try {
+    await running;
+  } finally {
+    clearInterval(timer);
+  }
+  return Math.max(longest, performance.now() - last);
+}

@@ -1,18 +1,18 @@
 import { createTwoFilesPatch } from 'diff';
-import { applyEdits, type TextEdit } from './text-edits.js';
+import { applyEdits, applyLayout, parseLayout, type TextEdit } from './text-edits.js';
 
 /** What edit_file sends to a worker. */
 export interface EditTaskInput {
   /** The file's real path, for the diff's header. */
   path: string;
-  /** The file's LF-only text. */
-  text: string;
+  /** The file's bytes as read (UTF-8, with its own line endings and BOM). */
+  raw: Uint8Array;
   edits: TextEdit[];
 }
 
-/** The edited text and a unified diff of the change (or a sentence when the diff would take too long). */
+/** The file's new bytes, in its own layout, and a unified diff of the change (or a sentence when it takes too long). */
 export interface EditTaskOutput {
-  edited: string;
+  content: Uint8Array;
   diff: string;
 }
 
@@ -20,15 +20,21 @@ export interface EditTaskOutput {
 const diffTimeMs = 2_000;
 
 /**
- * Applies edits and diffs the result; an off-thread task, because both matching the edits (ignoring indentation)
- * and diffing (Myers) cost grows with the file times the change, on text a model or a file supplies.
+ * Decodes the file, applies the edits and diffs the result, then writes it back into the file's layout and encodes
+ * it; an off-thread task, because each of these steps costs time in proportion to the file, the edits or the change,
+ * on text a model or a file supplies (telling CRLF from LF in a 10 MB file of line breaks alone took over a second).
  */
 export function editText(input: EditTaskInput): EditTaskOutput {
-  const edited = applyEdits(input.text, input.edits);
-  const diff = createTwoFilesPatch(input.path, input.path, input.text, edited, 'original', 'modified', {
+  const raw = Buffer.from(input.raw.buffer, input.raw.byteOffset, input.raw.byteLength);
+  const { layout, text } = parseLayout(raw.toString('utf8'));
+  const edited = applyEdits(text, input.edits);
+  const diff = createTwoFilesPatch(input.path, input.path, text, edited, 'original', 'modified', {
     timeout: diffTimeMs,
   });
-  return { edited, diff: diff ?? summary(input.path, input.text, edited) };
+  return {
+    content: Buffer.from(applyLayout(edited, layout), 'utf8'),
+    diff: diff ?? summary(input.path, text, edited),
+  };
 }
 
 function summary(path: string, before: string, after: string): string {

@@ -35,7 +35,7 @@ export function editFile(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler({ path, edits, dryRun }, context) {
-      const { writeAtomically, applyLayout, parseLayout } = await editing();
+      const { writeAtomically } = await editing();
       const { readAtMost } = await reading();
       const scope = await dependencies.guard.scope(context);
       // The target is checked as a write first, so an edit never follows a symlink, like write_file.
@@ -50,13 +50,14 @@ export function editFile(dependencies: ToolDependencies) {
       }
       if (!raw) throw new ToolError(`${path} is over ${maxEditBytes / 1024 / 1024} MB; edit_file loads files whole.`);
       if (raw.subarray(0, 8192).includes(0)) throw new ToolError(`${path} looks binary; edit_file edits text files.`);
-      const { layout, text } = parseLayout(raw.toString('utf8'));
-      const { edited, diff } = await dependencies.workers.run<EditTaskOutput>(
+      // Decoding, the layout (CRLF, BOM), the edits, the diff and the encoding all run in a worker: each costs time in
+      // proportion to the file or the change, and the file's content is untrusted.
+      const { content, diff } = await dependencies.workers.run<EditTaskOutput>(
         editTask,
-        { path: file.path, text, edits } satisfies EditTaskInput,
+        { path: file.path, raw, edits } satisfies EditTaskInput,
         { signal: context.signal, timeoutMs: editTimeMs, label: 'the edit' },
       );
-      if (!dryRun) await writeAtomically(scope, target, applyLayout(edited, layout), path);
+      if (!dryRun) await writeAtomically(scope, target, content, path);
       let fence = '```';
       while (diff.includes(fence)) fence += '`';
       return `${fence}diff\n${diff}${fence}\n\n`;
