@@ -37,4 +37,19 @@ describe('hostile files to edit', () => {
     expect(written.endsWith('\r\n\r\nEND\r\n')).toBe(true);
     expect(held, 'longest ms the event loop was held').toBeLessThan(400);
   });
+
+  it('refuses to edit a file that is not UTF-8, leaving its bytes as they were', async () => {
+    // Decoded as UTF-8 and written back, every byte of a Latin-1 file that is not valid UTF-8 became U+FFFD (three
+    // bytes), in every line, edited or not.
+    const file = join(fixture.root, 'latin1.txt');
+    const original = Buffer.from('caf\xe9 cr\xe8me\nprice: 3\n', 'latin1');
+    writeFileSync(file, original);
+    const result = await client.callTool('edit_file', {
+      path: 'latin1.txt',
+      edits: [{ oldText: 'price: 3', newText: 'price: 4' }],
+    });
+    expect(readFileSync(file)).toEqual(original);
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/^latin1\.txt is not valid UTF-8/);
+  });
 });

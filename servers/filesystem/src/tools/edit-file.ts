@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
@@ -50,6 +51,12 @@ export function editFile(dependencies: ToolDependencies) {
       }
       if (!raw) throw new ToolError(`${path} is over ${maxEditBytes / 1024 / 1024} MB; edit_file loads files whole.`);
       if (raw.subarray(0, 8192).includes(0)) throw new ToolError(`${path} looks binary; edit_file edits text files.`);
+      // Decoded and written back, every byte that is not UTF-8 would become U+FFFD, in lines the edit never touches.
+      if (!isUtf8(raw)) {
+        throw new ToolError(
+          `${path} is not valid UTF-8 (another encoding, such as Latin-1?); edit_file edits UTF-8 text and would change the bytes it cannot decode. Replace the file whole with write_file, or convert it to UTF-8 first.`,
+        );
+      }
       // Decoding, the layout (CRLF, BOM), the edits, the diff and the encoding all run in a worker: each costs time in
       // proportion to the file or the change, and the file's content is untrusted.
       const { content, diff } = await dependencies.workers.run<EditTaskOutput>(
