@@ -4,7 +4,8 @@ import { type ContentMatcher, contentMatcher } from './content-search.js';
 
 /** A run of files for grep to read, in walk order. */
 export interface ScanJob {
-  files: Array<{ directory: string; name: string }>;
+  /** `fromLine`: the 0-based line a file's matches start at (where a cursor resumes inside it). */
+  files: Array<{ directory: string; name: string; fromLine?: number }>;
 }
 
 /** What grep needs to know to read and match files; plain data, so it can cross to a worker thread. */
@@ -17,6 +18,13 @@ export interface ScanSettings {
   refuseHardLinks: boolean;
   /** Real paths of the allowed directories: every directory read from must be inside one. */
   directories: readonly string[];
+  /**
+   * Matching lines one page shows at most: a file returns one more than this (where the page stops) and its text up
+   * to that line's context, never every match of a file that matches on millions of lines.
+   */
+  maxMatches?: number;
+  /** Lines of context the page shows around a match. */
+  contextLines?: number;
 }
 
 /** Why a file was not searched. */
@@ -67,7 +75,7 @@ export class FileScanner {
           continue;
         }
         // A file alone in its job is always returned whole (up to maxBytes): that is how deferred files are read.
-        const outcome = this.scanFile(`${openDirectory.via}/${file.name}`);
+        const outcome = this.scanFile(`${openDirectory.via}/${file.name}`, file.fromLine ?? 0);
         if (outcome && 'text' in outcome && job.files.length > 1) {
           if (outcome.text.length > textBudget) {
             outcomes.push({ deferred: true });
@@ -84,17 +92,28 @@ export class FileScanner {
     return outcomes;
   }
 
-  private matchingLines(text: string): number[] {
+  /**
+   * The 0-based numbers of the matching lines from `fromLine` on, at most `maxMatches + 1` of them, and where the text
+   * a page needs ends: after the last of them and its context lines.
+   */
+  private matchingLines(text: string, fromLine: number): { matches: number[]; needed: number } {
     const matches: number[] = [];
+    const most = this.settings.maxMatches === undefined ? Number.POSITIVE_INFINITY : this.settings.maxMatches + 1;
+    let lastNeeded = Number.POSITIVE_INFINITY;
     let start = 0;
-    for (let line = 0; start < text.length; line++) {
+    for (let line = 0; start < text.length && line <= lastNeeded; line++) {
       let end = text.indexOf('\n', start);
       if (end === -1) end = text.length;
-      const content = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
-      if (this.matcher.matchesLine(content)) matches.push(line);
+      if (line >= fromLine && matches.length < most) {
+        const content = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+        if (this.matcher.matchesLine(content)) {
+          matches.push(line);
+          if (matches.length === most) lastNeeded = line + (this.settings.contextLines ?? 0);
+        }
+      }
       start = end + 1;
     }
-    return matches;
+    return { matches, needed: Math.min(start, text.length) };
   }
 
   private openDirectory(path: string): { path: string; fd: number | undefined; via: string | undefined } {
@@ -118,7 +137,7 @@ export class FileScanner {
     return { path, fd, via: `/proc/self/fd/${fd}` };
   }
 
-  private scanFile(openPath: string): ScanOutcome {
+  private scanFile(openPath: string, fromLine: number): ScanOutcome {
     let fd: number;
     try {
       fd = openSync(openPath, fileFlags);
@@ -146,8 +165,8 @@ export class FileScanner {
       if (bytes.subarray(0, 8192).includes(0)) return { skipped: 'binary' };
       if (!this.matcher.mayMatch(bytes)) return null;
       const text = bytes.toString('utf8');
-      const matches = this.matchingLines(text);
-      return matches.length > 0 ? { text, matches } : null;
+      const { matches, needed } = this.matchingLines(text, fromLine);
+      return matches.length > 0 ? { text: text.slice(0, needed), matches } : null;
     } catch {
       return { skipped: 'unreadable' };
     } finally {

@@ -72,13 +72,17 @@ export function grep(dependencies: ToolDependencies) {
         maxBytes: limits.grepFileBytes,
         refuseHardLinks: dependencies.guard.options.hardLinks === 'refuse',
         directories: scope.directories,
+        maxMatches: cap,
+        contextLines: args.contextLines,
       };
+      /** The 0-based line a file's matches start at: where the cursor stopped inside it, else its start. */
+      const firstLineOf = (relative: string) => (position?.after === relative ? (position.line ?? 0) : 0);
       const deadline = performance.now() + limits.walkTimeMs;
       // Stops this grep's jobs: at once on cancel, or shortly after the answer for jobs no longer needed.
       const stopJobs = new AbortController();
       const onAbort = () => stopJobs.abort();
       context.signal.addEventListener('abort', onAbort, { once: true });
-      const scan = (files: Array<{ directory: string; name: string }>): Promise<ScanOutcome[]> =>
+      const scan = (files: Array<{ directory: string; name: string; fromLine: number }>): Promise<ScanOutcome[]> =>
         dependencies.workers.run<ScanOutcome[]>(scanTask, { settings, job: { files } } satisfies ScanTaskInput, {
           signal: stopJobs.signal,
           timeoutMs: Math.max(1_000, deadline - performance.now()),
@@ -96,10 +100,11 @@ export function grep(dependencies: ToolDependencies) {
         if (!batch) return true;
         const outcomes = await batch.outcomes;
         for (const [index, entry] of batch.entries.entries()) {
-          const firstLine = position?.after === entry.relative ? (position.line ?? 0) : 0;
+          const firstLine = firstLineOf(entry.relative);
           let outcome = outcomes[index] ?? null;
           if (outcome && 'deferred' in outcome) {
-            [outcome = null] = await scan([{ directory: path.dirname(entry.path), name: path.basename(entry.path) }]);
+            const file = { directory: path.dirname(entry.path), name: path.basename(entry.path), fromLine: firstLine };
+            [outcome = null] = await scan([file]);
           }
           if (!report.add(entry, outcome, firstLine)) return false;
           lastFile = entry.relative;
@@ -107,7 +112,7 @@ export function grep(dependencies: ToolDependencies) {
         return true;
       };
       let pendingEntries: Array<{ relative: string; path: string }> = [];
-      let pendingJob: Array<{ directory: string; name: string }> = [];
+      let pendingJob: Array<{ directory: string; name: string; fromLine: number }> = [];
       const dispatch = () => {
         if (pendingEntries.length === 0) return;
         queue.push({ entries: pendingEntries, outcomes: scan(pendingJob) });
@@ -139,7 +144,11 @@ export function grep(dependencies: ToolDependencies) {
           }
           if (entry.kind !== 'file') continue;
           pendingEntries.push(entry);
-          pendingJob.push({ directory: path.dirname(entry.path), name: entry.name });
+          pendingJob.push({
+            directory: path.dirname(entry.path),
+            name: entry.name,
+            fromLine: firstLineOf(entry.relative),
+          });
           if (pendingEntries.length < jobSize) continue;
           dispatch();
           while (queue.length >= jobsInFlight) {
