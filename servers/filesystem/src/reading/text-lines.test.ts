@@ -50,6 +50,17 @@ describe('readLines', () => {
     expect((await read(`${'x'.repeat(200_000)}`, { budget: 100, offset: 2 })).text).toBe('');
   });
 
+  it('shows the end of a last line longer than the budget for tail, instead of all of it or nothing', async () => {
+    // Within one chunk the whole line came back (ten times the budget); past one chunk, the partial first line was
+    // dropped as usual and, being the only one, left an empty answer.
+    const short = await read(`y${'x'.repeat(1_000)}\n`, { tail: 1, budget: 100 });
+    expect(short).toMatchObject({ text: 'x'.repeat(100), more: true, budgetCut: true });
+    const long = await read(`y${'x'.repeat(300_000)}\n`, { tail: 1, budget: 100 });
+    expect(long).toMatchObject({ text: 'x'.repeat(100), more: true, budgetCut: true });
+    const lines = await read(`first\n${'x'.repeat(300)}\nlast\n`, { tail: 2, budget: 100 });
+    expect(lines).toMatchObject({ text: 'last', more: true, budgetCut: true });
+  });
+
   it('decodes characters split across read chunks', async () => {
     const text = `${'a'.repeat(65_535)}é tail`;
     expect((await read(text, {})).text).toBe(text);

@@ -179,13 +179,22 @@ async function readTail(
   if (position === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  if (position > 0) lines.shift(); // the first line is probably partial
+  // The first line is probably partial; when it is the only one, it is longer than the budget and its end is shown.
+  if (position > 0 && lines.length > 1) lines.shift();
   let selected = lines.slice(-count);
   let budgetCut = false;
   let chars = selected.reduce((sum, line) => sum + line.length + 1, 0);
   while (chars > budget && selected.length > 1) {
     chars -= (selected[0]?.length ?? 0) + 1;
     selected = selected.slice(1);
+    budgetCut = true;
+  }
+  const only = selected[0];
+  if (only !== undefined && only.length > budget) {
+    // One line longer than the whole budget: its end, without half of a surrogate pair at the start.
+    let end = only.slice(-budget);
+    if (/^[\udc00-\udfff]/.test(end)) end = end.slice(1);
+    selected = [end];
     budgetCut = true;
   }
   return { text: selected.join('\n'), firstLine: 0, lastLine: 0, more: budgetCut, budgetCut };
