@@ -10,13 +10,18 @@ import { connectOwning, makeFixture } from './fixtures.js';
 describe('error sentences stay short whatever the statement', () => {
   const fixture = makeFixture();
   let reader: TestClient;
+  let writer: TestClient;
 
   beforeAll(async () => {
     const limits = { timeoutMs: 10_000 };
     reader = await connectOwning(await createDatabaseServer({ file: fixture.file, logLevel: 'emergency', limits }));
+    writer = await connectOwning(
+      await createDatabaseServer({ file: fixture.file, allowWrite: true, logLevel: 'emergency', limits }),
+    );
   });
   afterAll(async () => {
     await reader?.close();
+    await writer?.close();
     fixture.cleanup();
   });
 
@@ -37,5 +42,15 @@ describe('error sentences stay short whatever the statement', () => {
     expect(resultText(result)).toMatch(/^PRAGMA a+/);
     expect(resultText(result)).toContain('characters left out');
     expect(resultText(result).length).toBeLessThan(2_100);
+  });
+
+  it.each([
+    ['query', () => reader],
+    ['explain_query', () => reader],
+    ['execute', () => writer],
+  ])('%s refuses a statement over 100,000 characters before any rule reads it', async (tool, client) => {
+    const result = await client().callTool(tool, { sql: `SELECT ${'1,'.repeat(60_000)}1` });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/The statement is longer than 100,000 characters: put values in params/);
   });
 });
