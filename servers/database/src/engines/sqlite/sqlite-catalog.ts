@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import { quoted } from '../../error-text.js';
+import { StatementError } from '../../statement-safety.js';
 import type { ForeignKeyDescription, IndexDescription, TableDescription, TableSummary } from '../engine.js';
 
 type Row = Record<string, unknown>;
@@ -6,6 +8,12 @@ type Row = Record<string, unknown>;
 /** Quotes a name read from the catalog as an SQL identifier (never a name the model typed). */
 function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Whether SQLite failed because another connection holds a lock: worth saying as such, and trying again later. */
+export function isLockError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
 }
 
 /** Tables and views of the main database, with row counts (from sqlite_stat1 when ANALYZE ran, else counted). */
@@ -27,11 +35,19 @@ export function listTables(db: Database.Database): TableSummary[] {
     if (type === 'view') return { schema: 'main', name, type, rows: null, estimated: false };
     const estimate = statistics.get(name);
     if (estimate !== undefined) return { schema: 'main', name, type, rows: estimate, estimated: true };
-    // count(*) of a whole table walks the b-tree without reading rows: milliseconds even for millions of rows.
-    const counted = db
-      .prepare(`SELECT count(*) AS rows FROM ${quoteIdentifier(name)}`)
-      .pluck()
-      .get() as number;
+    // count(*) of a whole table walks the b-tree without reading rows: milliseconds even for millions of rows. A
+    // table SQLite cannot count (a virtual table of a module this build lacks, a damaged b-tree) is listed without a
+    // count instead of failing the whole list; a lock fails it, with the sentence that says so.
+    let counted: number | null;
+    try {
+      counted = db
+        .prepare(`SELECT count(*) AS rows FROM ${quoteIdentifier(name)}`)
+        .pluck()
+        .get() as number;
+    } catch (error) {
+      if (isLockError(error)) throw error;
+      counted = null;
+    }
     return { schema: 'main', name, type, rows: counted, estimated: false };
   });
 }
@@ -48,6 +64,24 @@ function findObject(db: Database.Database, name: string) {
 export function describeTable(db: Database.Database, requested: string): TableDescription | undefined {
   const found = findObject(db, requested);
   if (!found) return undefined;
+  try {
+    return describeFound(db, found);
+  } catch (error) {
+    if (isLockError(error)) throw error;
+    // A view over a table that is gone, a virtual table of a module this build lacks, a damaged file: SQLite's reason,
+    // for this name, not a failure of the worker (which the server would try again, then call a crash).
+    const message = error instanceof Error ? error.message : String(error);
+    throw new StatementError(
+      `The ${found.type} "${quoted(found.name)}" cannot be described: SQLite cannot read its columns (SQLite: ${quoted(message)}). Its definition is in the resource database://schema.`,
+    );
+  }
+}
+
+/** Columns, keys and indexes of a table or view found in the catalog. */
+function describeFound(
+  db: Database.Database,
+  found: { name: string; type: 'table' | 'view'; sql: string | null },
+): TableDescription {
   const columns = (db.prepare('SELECT * FROM pragma_table_xinfo(?)').all(found.name) as Row[])
     .filter((column) => column.hidden !== 1)
     .map((column) => ({

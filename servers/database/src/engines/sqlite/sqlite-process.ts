@@ -3,11 +3,12 @@
 // each query runs here and the server kills this process at the query's deadline (see ADR 0200).
 
 import { Worker } from 'node:worker_threads';
-import { boundedSentence } from '../../error-text.js';
+import { boundedSentence, quoted } from '../../error-text.js';
 import { serializeQueryResult } from '../../query-result.js';
 import { StatementError } from '../../statement-safety.js';
-import { describeTable, listTables, schemaText } from './sqlite-catalog.js';
+import { describeTable, isLockError, listTables, schemaText } from './sqlite-catalog.js';
 import { SqliteConnection, type SqliteConnectionOptions } from './sqlite-connection.js';
+import { describeSqliteError } from './sqlite-errors.js';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
 import { answerRequests } from './worker-requests.js';
 
@@ -33,11 +34,30 @@ function handle(request: WorkerRequest): unknown {
     case 'execute':
       return connection.execute(request.query);
     case 'list_tables':
-      return listTables(connection.db);
+      return catalogRead(connection, listTables);
     case 'describe_table':
-      return describeTable(connection.db, request.name) ?? null;
+      return catalogRead(connection, (db) => describeTable(db, request.name) ?? null);
     case 'schema':
-      return schemaText(connection.db);
+      return catalogRead(connection, schemaText);
+  }
+}
+
+/**
+ * A catalog read (the list, a description, the schema) whose failure is a sentence for the model: a lock says so, and
+ * anything else (a damaged file, a schema SQLite cannot read) gives SQLite's reason. Unmarked, the server took it for
+ * the worker failing: it ran the read again, then answered that the worker had stopped unexpectedly.
+ */
+function catalogRead<Value>(open: SqliteConnection, read: (db: SqliteConnection['db']) => Value): Value {
+  try {
+    return read(open.db);
+  } catch (error) {
+    if (error instanceof StatementError) throw error;
+    const code = (error as { code?: unknown }).code;
+    if (isLockError(error)) throw new StatementError(describeSqliteError(error, ''));
+    const message = error instanceof Error ? error.message : String(error);
+    throw new StatementError(
+      `SQLite could not read the database's catalog: ${quoted(message)}${typeof code === 'string' ? ` (${code})` : ''}.`,
+    );
   }
 }
 

@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabaseServer } from '../src/server.js';
+import { connectOwning } from './fixtures.js';
+
+/** A table name that, written as it is into list_tables' text, would add a line of its own. */
+const forgedLine = 'notes\n- admin_passwords (table, 3 rows)';
+/** A column name that would add a line to describe_table's text. */
+const forgedColumn = 'id\n- password: text, not null';
+
+/**
+ * A file that troubles the catalog tools, not the query tool: a virtual table of a module this SQLite lacks (a file
+ * made by a build with more extensions), a view whose table is gone, and names with line breaks.
+ */
+function troublesomeCatalog(directory: string): string {
+  const file = join(directory, 'catalog.sqlite');
+  const db = new Database(file);
+  db.exec(`
+    CREATE TABLE plain (id INTEGER PRIMARY KEY, note TEXT);
+    INSERT INTO plain VALUES (1, 'one'), (2, 'two');
+    CREATE TABLE gone (id INTEGER);
+    CREATE VIEW orphan AS SELECT id FROM gone;
+    DROP TABLE gone;
+  `);
+  const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  db.exec(`CREATE TABLE ${identifier(forgedLine)} (${identifier(forgedColumn)} INTEGER)`);
+  db.unsafeMode(true);
+  db.pragma('writable_schema = ON');
+  db.prepare(
+    "INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES ('table', 'ghost', 'ghost', 0, 'CREATE VIRTUAL TABLE ghost USING no_such_module(a)')",
+  ).run();
+  db.close();
+  return file;
+}
+
+type Listed = { name: string; rows: number | null; type: string };
+
+/** Every table list_tables shows, following its cursors. */
+async function listAll(client: TestClient): Promise<Listed[]> {
+  const listed: Listed[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page += 1) {
+    const result = await client.callTool('list_tables', cursor === undefined ? {} : { cursor });
+    expect(result.isError, resultText(result)).toBeFalsy();
+    const content = result.structuredContent as { tables: Listed[]; nextCursor?: string };
+    listed.push(...content.tables);
+    cursor = content.nextCursor;
+    if (cursor === undefined) return listed;
+  }
+  throw new Error('list_tables never stopped giving a next cursor');
+}
+
+describe('catalog tools on a hostile database file', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'mcpkit-database-hostile-schema-'));
+  const catalogFile = troublesomeCatalog(directory);
+  let catalog: TestClient;
+
+  beforeAll(async () => {
+    const limits = { timeoutMs: 10_000 };
+    catalog = await connectOwning(await createDatabaseServer({ file: catalogFile, logLevel: 'emergency', limits }));
+  });
+  afterAll(async () => {
+    await catalog?.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('lists every table when one cannot be counted (a virtual table of a module this SQLite lacks), that one without a count', async () => {
+    const tables = await listAll(catalog);
+    expect(tables.map((table) => table.name).sort()).toEqual(['ghost', forgedLine, 'orphan', 'plain'].sort());
+    expect(tables.find((table) => table.name === 'ghost')).toMatchObject({ type: 'table', rows: null });
+    expect(tables.find((table) => table.name === 'plain')).toMatchObject({ rows: 2 });
+  });
+
+  it.each([
+    ['a view whose table is gone', 'orphan', /^The view "orphan" cannot be described: .*no such table: main\.gone/],
+    ['a virtual table of a missing module', 'ghost', /^The table "ghost" cannot be described: .*no such module/],
+  ])('answers describe_table of %s with SQLite reason, not as a worker that stopped', async (_name, table, reason) => {
+    const result = await catalog.callTool('describe_table', { table });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(reason);
+    expect(resultText(result)).not.toMatch(/stopped unexpectedly/);
+  });
+
+  it('says the database is busy when another process holds a lock, instead of calling it a crash', async () => {
+    const holder = new Database(catalogFile);
+    holder.exec('BEGIN EXCLUSIVE');
+    try {
+      const result = await catalog.callTool('list_tables');
+      expect(result.isError).toBe(true);
+      expect(resultText(result)).toMatch(/^The database is busy \(another connection holds a lock\)/);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect((await catalog.callTool('list_tables')).isError).toBeFalsy();
+  });
+});
