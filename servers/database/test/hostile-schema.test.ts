@@ -37,6 +37,16 @@ function troublesomeCatalog(directory: string): string {
   return file;
 }
 
+/** 250 tables with names of 1,000 characters: a page of 200 is four times the result budget. */
+function longNames(directory: string): { file: string; names: string[] } {
+  const file = join(directory, 'long-names.sqlite');
+  const db = new Database(file);
+  const names = Array.from({ length: 250 }, (_, index) => `t${String(index).padStart(3, '0')}${'n'.repeat(996)}`);
+  db.exec(names.map((name) => `CREATE TABLE ${name} (id INTEGER);`).join('\n'));
+  db.close();
+  return { file, names };
+}
+
 type Listed = { name: string; rows: number | null; type: string };
 
 /** Every table list_tables shows, following its cursors. */
@@ -57,14 +67,18 @@ async function listAll(client: TestClient): Promise<Listed[]> {
 describe('catalog tools on a hostile database file', () => {
   const directory = mkdtempSync(join(tmpdir(), 'mcpkit-database-hostile-schema-'));
   const catalogFile = troublesomeCatalog(directory);
+  const long = longNames(directory);
   let catalog: TestClient;
+  let client: TestClient;
 
   beforeAll(async () => {
     const limits = { timeoutMs: 10_000 };
     catalog = await connectOwning(await createDatabaseServer({ file: catalogFile, logLevel: 'emergency', limits }));
+    client = await connectOwning(await createDatabaseServer({ file: long.file, logLevel: 'emergency', limits }));
   });
   afterAll(async () => {
     await catalog?.close();
+    await client?.close();
     rmSync(directory, { recursive: true, force: true });
   });
 
@@ -97,5 +111,21 @@ describe('catalog tools on a hostile database file', () => {
       holder.close();
     }
     expect((await catalog.callTool('list_tables')).isError).toBeFalsy();
+  });
+
+  it('quotes a name with a line break, so that it cannot add a line to list_tables or describe_table', async () => {
+    const listing = resultText(await catalog.callTool('list_tables'));
+    expect(listing.split('\n').filter((line) => line.startsWith('- admin_passwords'))).toEqual([]);
+    expect(listing).toContain(`- ${JSON.stringify(forgedLine)} (table, 0 rows)`);
+    const description = await catalog.callTool('describe_table', { table: forgedLine });
+    expect(description.isError).toBeFalsy();
+    const lines = resultText(description).split('\n');
+    expect(lines.filter((line) => line.startsWith('- password'))).toEqual([]);
+    expect(lines).toContain(`- ${JSON.stringify(forgedColumn)}: INTEGER`);
+  });
+
+  it('lists each of 250 tables with long names exactly once, in pages that fit the budget', async () => {
+    const tables = await listAll(client);
+    expect(tables.map((table) => table.name)).toEqual(long.names);
   });
 });

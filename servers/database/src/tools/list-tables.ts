@@ -1,6 +1,35 @@
-import { defineTool, paginate } from '@mcpkit/server-kit';
+import { decodeCursor, defineTool, encodeCursor, paginate } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { DatabaseDependencies } from '../dependencies.js';
+import type { TableSummary } from '../engines/engine.js';
+
+/** Control characters and line separators: a name holding one is shown quoted, so it cannot start a line of its own. */
+const breaksALine = /[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * A name from the catalog as the text shows it: as it is, or as a JSON string when it holds a line break or another
+ * control character (a hostile file's table named "x\n- admin_passwords (table, 3 rows)" would otherwise add a line).
+ */
+export function catalogNameText(name: string): string {
+  return breaksALine.test(name) ? JSON.stringify(name) : name;
+}
+
+/** Characters of text and structured content one listed table takes at most, besides its names. */
+const perTable = 120;
+
+/**
+ * The tables of a page that fit the result's budget, at least one: a page of long names (a hostile file's) would
+ * otherwise be cut by the budget after its cursor was made, and the tables cut were on no page at all.
+ */
+function fittingCount(tables: readonly TableSummary[], budget: number): number {
+  let size = 500;
+  for (let count = 0; count < tables.length; count += 1) {
+    const table = tables[count] as TableSummary;
+    size += 2 * (JSON.stringify(table.name).length + JSON.stringify(table.schema).length) + perTable;
+    if (size > budget && count > 0) return count;
+  }
+  return tables.length;
+}
 
 /** The list_tables tool: every table and view with a row count, a page at a time. */
 export function listTables({ engine, limits }: DatabaseDependencies) {
@@ -26,14 +55,22 @@ export function listTables({ engine, limits }: DatabaseDependencies) {
       nextCursor: z.string().optional(),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    budget: limits.resultChars,
     async handler({ cursor }, { signal }) {
       const page = paginate(await engine.listTables(signal), cursor, limits.tablePageSize);
+      const fitting = fittingCount(page.items, limits.resultChars);
+      if (fitting < page.items.length) {
+        // The next page starts at the first table left out (paginate has checked the cursor already).
+        const offset = cursor === undefined ? 0 : (decodeCursor(cursor).offset as number);
+        page.items = page.items.slice(0, fitting);
+        page.nextCursor = encodeCursor({ offset: offset + fitting });
+      }
       const lines = page.items.map((table) => {
         const rows =
           table.rows === null
             ? ''
             : `, ${table.estimated ? '~' : ''}${table.rows.toLocaleString('en-US')} row${table.rows === 1 ? '' : 's'}`;
-        const name = engine.dialect === 'postgres' ? `${table.schema}.${table.name}` : table.name;
+        const name = catalogNameText(engine.dialect === 'postgres' ? `${table.schema}.${table.name}` : table.name);
         return `- ${name} (${table.type}${rows})`;
       });
       const text =
