@@ -53,4 +53,10 @@ describe('error sentences stay short whatever the statement', () => {
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/The statement is longer than 100,000 characters: put values in params/);
   });
+
+  it('answers a table resource URI with a malformed escape with a sentence, not an internal error', async () => {
+    await expect(reader.client.readResource({ uri: 'database://tables/%E0%A4%A' })).rejects.toThrow(
+      /The table name in the URI is not valid percent-encoding/,
+    );
+  });
 });

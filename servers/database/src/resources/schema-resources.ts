@@ -22,8 +22,16 @@ function qualifiedName(table: TableSummary): string {
 
 /** One resource per table: its columns, keys and indexes, as describe_table reports them. */
 export function tableResources({ engine }: DatabaseDependencies) {
-  const tableName = (value: string | string[] | undefined) =>
-    decodeURIComponent(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
+  const tableName = (value: string | string[] | undefined) => {
+    try {
+      return decodeURIComponent(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
+    } catch {
+      // A malformed escape (`%E0%A4%A`) is the client's mistake: a sentence, not an internal error in the server's log.
+      throw new ToolError(
+        'The table name in the URI is not valid percent-encoding: encode it as encodeURIComponent does, or take the URI from resources/list.',
+      );
+    }
+  };
   return defineResource({
     template: 'database://tables/{name}',
     name: 'table',
