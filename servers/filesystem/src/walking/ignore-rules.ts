@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from '../confinement/containment.js';
-import { GitignoreFile } from './gitignore-file.js';
+import { GitignoreFile, maxPatternCharsInForce, maxRulesInForce } from './gitignore-file.js';
 
 /** Directories a walk skips unless asked: version control data and installed dependencies. */
 export const skippedDirectories: ReadonlySet<string> = new Set(['.git', 'node_modules']);
@@ -63,7 +63,17 @@ export class IgnoreRules {
 
   /** The rules inside `directory` (relative to the walk root, '' for the root) given its .gitignore text. */
   enter(directory: string, gitignore: string): IgnoreRules {
-    const rules = new GitignoreFile(gitignore);
+    // Every file from the walk root down applies to an entry below it: a deeper file gets the room left in force.
+    let inForce = 0;
+    let charsInForce = 0;
+    for (const matcher of this.matchers) {
+      inForce += matcher.rules.size;
+      charsInForce += matcher.rules.patternChars;
+    }
+    const rules = new GitignoreFile(gitignore, {
+      rules: maxRulesInForce - inForce,
+      chars: maxPatternCharsInForce - charsInForce,
+    });
     if (rules.note) this.notes.add(`${rules.note} (${directory === '' ? '.' : directory}/.gitignore)`);
     const cut = directory === '' ? 0 : directory.length + 1;
     return new IgnoreRules(

@@ -1,0 +1,43 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KitServer } from '@mcpkit/server-kit';
+import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFilesystemServer } from '../src/index.js';
+import { createFixture, type Fixture } from './fixture.js';
+import { longestHoldWhile } from './responsiveness.js';
+
+// Each .gitignore is capped (1,000 rules, 16 KB of patterns), but the rules of every .gitignore from the walk root
+// down are in force at once: 200 nested folders of capped files put 200,000 rules on every entry at the bottom.
+describe('nested hostile .gitignore files', () => {
+  let fixture: Fixture;
+  let server: KitServer;
+  let client: TestClient;
+  beforeEach(async () => {
+    fixture = createFixture();
+    server = await createFilesystemServer({ directories: [fixture.root], logLevel: 'error' });
+    client = await connectTestClient(server);
+  });
+  afterEach(async () => {
+    await client.close();
+    await server.close();
+    fixture.cleanup();
+  });
+
+  it('caps the rules in force along a deep chain of .gitignore files, with a note, without holding the loop', async () => {
+    let directory = join(fixture.root, 'chain');
+    for (let level = 0; level < 200; level++) {
+      directory = join(directory, 'd');
+      mkdirSync(directory, { recursive: true });
+      const rules = Array.from({ length: 1_000 }, (_, index) => `*x${level}_${index}*y`);
+      writeFileSync(join(directory, '.gitignore'), `${rules.join('\n')}\n`);
+    }
+    for (let index = 0; index < 10; index++) writeFileSync(join(directory, `${'f'.repeat(200)}${index}`), 'a\n');
+    const search = client.callTool('search_files', { path: 'chain', pattern: 'f*' });
+    const held = await longestHoldWhile(search);
+    const text = resultText(await search);
+    expect(text.split('\n').filter((line) => line.startsWith('/'))).toHaveLength(10);
+    expect(held, 'longest ms the event loop was held').toBeLessThan(400);
+    expect(text).toMatch(/\[note: .*rules were not applied.*in force at once/);
+  });
+});
