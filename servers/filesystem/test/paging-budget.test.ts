@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { KitServer } from '@mcpkit/server-kit';
 import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -62,6 +63,16 @@ describe('pages within the character budget', () => {
         tool,
       ).toEqual(names);
     }
+  });
+
+  it("a directory's file:// resource lists what fits the read budget and says how many more there are", async () => {
+    // It listed a whole page of entries (1,000 of them, up to 262 characters each) whatever the budget.
+    const read = await client.client.readResource({ uri: pathToFileURL(join(fixture.root, 'long')).href });
+    const text = (read.contents[0] as { text: string }).text;
+    expect(text.length).toBeLessThanOrEqual(readBudget);
+    const shown = text.split('\n').filter((line) => line.startsWith('[FILE]'));
+    expect(shown.length).toBeGreaterThan(10);
+    expect(text).toContain(`[${names.length - shown.length} more entries: use list_directory]`);
   });
 
   it('search_files pages long paths by characters, reaching every match', async () => {

@@ -12,7 +12,7 @@ export function fileResources(dependencies: ToolDependencies) {
     description:
       'A file (its text, or base64 for binary files) or a directory (its listing) inside the allowed directories.',
     async read(uri, _variables, context) {
-      const { readAtMost, mimeTypeOf, readLines, kindLabel, listDirectoryEntries } = await reading();
+      const { budgetedPage, readAtMost, mimeTypeOf, readLines, kindLabel, listDirectoryEntries } = await reading();
       const scope = await dependencies.guard.scope(context);
       let requested: string;
       try {
@@ -27,9 +27,14 @@ export function fileResources(dependencies: ToolDependencies) {
       });
       if (!opened) {
         const { entries } = await listDirectoryEntries(scope, real);
-        const lines = entries
-          .slice(0, dependencies.limits.pageSize)
-          .map((entry) => `${kindLabel(entry.kind)} ${entry.name}`);
+        // The first page, by entries and by characters (names run to 255 characters); list_directory has the rest.
+        const { lines } = budgetedPage(
+          entries,
+          undefined,
+          dependencies.limits.pageSize,
+          dependencies.limits.readBudget - 100,
+          (entry) => `${kindLabel(entry.kind)} ${entry.name}`,
+        );
         if (entries.length > lines.length)
           lines.push(`[${entries.length - lines.length} more entries: use list_directory]`);
         return { uri, mimeType: 'text/plain', text: lines.join('\n') };
