@@ -75,6 +75,20 @@ describe('pages within the character budget', () => {
     expect(text).toContain(`[${names.length - shown.length} more entries: use list_directory]`);
   });
 
+  it('read_multiple_files shares the budget with the paths and notes it prints, so every file keeps its note', async () => {
+    // Each file got at least 1,000 characters whatever the number of files: 100 files of the default budget and
+    // paths of 20 characters already passed the safety net, which cut the last files, notes and all.
+    const paths = Array.from({ length: 20 }, (_, index) => `texts/file-number-${index}.txt`);
+    mkdirSync(join(fixture.root, 'texts'));
+    for (const file of paths) writeFileSync(join(fixture.root, file), `${'words and more words\n'.repeat(100)}`);
+    const result = await client.callTool('read_multiple_files', { paths });
+    const text = resultText(result);
+    expect(text).not.toMatch(/\[truncated: showed [\d,]+ of [\d,]+ characters/);
+    expect(text.length).toBeLessThanOrEqual(readBudget + 1_000);
+    for (const file of paths) expect(text).toContain(`${file}:\nwords and more words\n`);
+    expect(text.match(/read the rest with read_text_file offset=\d+/g)).toHaveLength(20);
+  });
+
   it('search_files pages long paths by characters, reaching every match', async () => {
     const pages = await allPages(client, 'search_files', { path: 'long', pattern: 'n*' });
     expect(pages.length).toBeGreaterThan(1);

@@ -3,6 +3,11 @@ import { z } from 'zod';
 import type { ToolDependencies } from '../dependencies.js';
 import { reading } from '../loaded-on-first-use.js';
 
+/** Characters printed around one file's contents at most, besides its path: `:\n`, the note, the separator. */
+const aroundEachFile = 120;
+/** Characters every file shows at least, however many share the budget. */
+const minimumShare = 100;
+
 /** read_multiple_files: several text files at once; a file that fails reports its error without failing the rest. */
 export function readMultipleFiles(dependencies: ToolDependencies) {
   return defineTool({
@@ -22,7 +27,10 @@ export function readMultipleFiles(dependencies: ToolDependencies) {
     async handler({ paths }, context) {
       const { readLines } = await reading();
       const scope = await dependencies.guard.scope(context);
-      const share = Math.max(1_000, Math.floor(dependencies.limits.readBudget / paths.length));
+      // Each file's share of the budget, after what the answer prints around the contents (its path, its note, the
+      // separator): the shares and that together stay within the budget, so no file loses its note to a cut.
+      const around = paths.reduce((sum, requested) => sum + requested.length + aroundEachFile, 0);
+      const share = Math.max(minimumShare, Math.floor((dependencies.limits.readBudget - around) / paths.length));
       const results = await Promise.all(
         paths.map(async (requested) => {
           try {
