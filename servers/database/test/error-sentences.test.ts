@@ -54,6 +54,15 @@ describe('error sentences stay short whatever the statement', () => {
     expect(resultText(result)).toMatch(/The statement is longer than 100,000 characters: put values in params/);
   });
 
+  it.each([
+    ['an array', Array.from({ length: 40_000 }, () => 1)],
+    ['an object', Object.fromEntries(Array.from({ length: 40_000 }, (_, index) => [`k${index}`, 1]))],
+  ])('refuses params of more than 32,766 values in %s before checking each', async (_name, params) => {
+    const result = await reader.callTool('query', { sql: 'SELECT :k1', params });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/params: params must be an array .* of at most 32,766 strings, numbers/);
+  });
+
   it('answers a table resource URI with a malformed escape with a sentence, not an internal error', async () => {
     await expect(reader.client.readResource({ uri: 'database://tables/%E0%A4%A' })).rejects.toThrow(
       /The table name in the URI is not valid percent-encoding/,
