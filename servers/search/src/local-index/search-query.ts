@@ -105,10 +105,13 @@ const searchStatements = perConnection((connection) => {
     insertHit: connection.prepare(
       `INSERT INTO temp.${hitPassages} (rowid, title, path, body) VALUES (CAST(? AS INTEGER), ?, ?, ?)`,
     ),
+    matchingChunks: connection
+      .prepare(`SELECT rowid FROM temp.${hitPassages} WHERE ${hitPassages} MATCH ? ORDER BY rowid`)
+      .pluck(),
     hitDetails: connection.prepare(
-      `SELECT rowid AS "index", snippet(${hitPassages}, 2, char(57344), char(57345), '…', 28) AS snippet,
+      `SELECT rowid AS chunk, snippet(${hitPassages}, 2, char(57344), char(57345), '…', 28) AS snippet,
               highlight(${hitPassages}, 2, char(57344), char(57345)) AS marked
-       FROM temp.${hitPassages} WHERE ${hitPassages} MATCH ?`,
+       FROM temp.${hitPassages} WHERE ${hitPassages} MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
     ),
     savepoint: connection.prepare(`SAVEPOINT ${hitPassages}`),
     rollback: connection.prepare(`ROLLBACK TO ${hitPassages}`),
@@ -177,10 +180,11 @@ function describeHits(
   roots: readonly string[],
 ): SearchHit[] {
   const passages = storedPassagesOfPage(page);
+  const chunksOf = new Map<number, HighlightChunk[]>();
   // The page's passages are written and highlighted inside a savepoint that is rolled back: nothing is committed,
   // so no FTS5 segment is written and nothing is left to delete.
   statements.savepoint.run();
-  let found: Map<number, { snippet: string; marked: string }>;
+  const found = new Map<number, { snippet: string; marked: string; linesBefore: number }>();
   try {
     page.forEach((row, index) => {
       const passage = passages.get(row.rowid);
@@ -188,11 +192,35 @@ function describeHits(
       const root = roots.find((candidate) =>
         row.path.startsWith(candidate.endsWith(sep) ? candidate : candidate + sep),
       );
-      statements.insertHit.run(index, row.title, root ? relativeTo(root, row.path) : row.path, passage.body);
+      // The marks of a match are U+E000 and U+E001: the file's own are shown as U+FFFD, never read as marks.
+      const chunks = highlightChunks(passage.body.replace(/[\uE000\uE001]/g, '\uFFFD'));
+      chunksOf.set(index, chunks);
+      chunks.forEach((chunk, number) => {
+        statements.insertHit.run(
+          index * chunksPerHit + number,
+          row.title,
+          root ? relativeTo(root, row.path) : row.path,
+          chunk.text,
+        );
+      });
     });
-    // One query highlights the whole page (a query per hit set FTS5's matching up ten times over).
-    const highlighted = statements.hitDetails.all(expression) as { index: number; snippet: string; marked: string }[];
-    found = new Map(highlighted.map((row) => [row.index, row]));
+    // Each hit's first chunk that matches is highlighted; one query for the whole page (a query per hit set FTS5's
+    // matching up ten times over).
+    const firstChunks = new Map<number, number>();
+    for (const chunk of statements.matchingChunks.iterate(expression) as Iterable<number>) {
+      const index = Math.floor(chunk / chunksPerHit);
+      if (!firstChunks.has(index)) firstChunks.set(index, chunk);
+    }
+    const highlighted = statements.hitDetails.all(expression, JSON.stringify([...firstChunks.values()])) as {
+      chunk: number;
+      snippet: string;
+      marked: string;
+    }[];
+    for (const row of highlighted) {
+      const index = Math.floor(row.chunk / chunksPerHit);
+      const chunk = chunksOf.get(index)?.[row.chunk % chunksPerHit];
+      found.set(index, { ...row, linesBefore: chunk?.linesBefore ?? 0 });
+    }
   } finally {
     statements.rollback.run();
     statements.release.run();
@@ -205,12 +233,52 @@ function describeHits(
     const detail = found.get(index);
     return {
       path: row.path,
-      line: passage.line + bestLineOffset(detail?.marked ?? ''),
+      line: passage.line + (detail ? detail.linesBefore + bestLineOffset(detail.marked) : 0),
       title: row.title,
       score,
-      snippet: markdownSnippet(detail?.snippet ?? passage.body.slice(0, 200)),
+      snippet: markdownSnippet(detail?.snippet ?? passage.body.slice(0, 200).replace(/[\uE000\uE001]/g, '\uFFFD')),
     };
   });
+}
+
+/**
+ * Characters of a passage highlighted at once. FTS5's snippet() is quadratic in the matches of the text it is given
+ * (3.9 s for 20,000 in one passage, four times that for twice as many, in one native call that a worker's deadline
+ * cannot stop), and a passage is as long as its longest line: a longer passage is highlighted in chunks of about
+ * this size, and its hit shows its first chunk that matches. A passage of the usual size (1,200 characters) is one chunk.
+ */
+const highlightChunkCharacters = 2000;
+/** Highlight chunks of one hit's passage at most (rowids `hit * chunksPerHit + chunk`): more than 1 GiB of text. */
+const chunksPerHit = 1 << 20;
+
+/** A stretch of a passage highlighted on its own, and the line breaks of the passage before it. */
+interface HighlightChunk {
+  text: string;
+  linesBefore: number;
+}
+
+/**
+ * A passage cut into chunks of at most `highlightChunkCharacters`, each cut at the last white space of its second
+ * half (so words stay whole), else at the limit without splitting a surrogate pair.
+ */
+export function highlightChunks(body: string): HighlightChunk[] {
+  if (body.length <= highlightChunkCharacters) return [{ text: body, linesBefore: 0 }];
+  const chunks: HighlightChunk[] = [];
+  let linesBefore = 0;
+  for (let start = 0; start < body.length; ) {
+    let end = Math.min(start + highlightChunkCharacters, body.length);
+    if (end < body.length) {
+      let space = end;
+      while (space > start + highlightChunkCharacters / 2 && !/\s/.test(body.charAt(space - 1))) space--;
+      if (space > start + highlightChunkCharacters / 2) end = space;
+      else if (/[\uD800-\uDBFF]/.test(body.charAt(end - 1))) end--;
+    }
+    const text = body.slice(start, end);
+    chunks.push({ text, linesBefore });
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) linesBefore++;
+    start = end;
+  }
+  return chunks;
 }
 
 /**
@@ -242,13 +310,33 @@ function storedPassagesOfPage(
   return passages;
 }
 
-/** A snippet with matches between U+E000 and U+E001 as one line of Markdown with the matches in bold. */
+/**
+ * Characters of a snippet at most. FTS5's snippet() and PostgreSQL's ts_headline() count words, and keep the text
+ * between them whole: a line of 100,000 dashes between two matches came back as one snippet of that size, which
+ * took the whole answer's budget from the other hits (50 hits of 20,000 characters leave about 400 each).
+ */
+export const maxSnippetCharacters = 300;
+/** Characters kept before the first match when a snippet is cut. */
+const leadCharacters = 80;
+
+/**
+ * A snippet with matches between U+E000 and U+E001 as one line of Markdown with the matches in bold, at most
+ * `maxSnippetCharacters` long (and an ellipsis at a cut): from a little before its first match, bold kept balanced.
+ */
 export function markdownSnippet(marked: string): string {
-  return marked
-    .replace(/\s+/g, ' ')
-    .replace(/\uE000/g, '**')
-    .replace(/\uE001/g, '**')
-    .trim();
+  let text = marked.replace(/\s+/g, ' ').trim();
+  if (text.length > maxSnippetCharacters) {
+    const firstMatch = text.indexOf('\uE000');
+    let start = Math.max(0, firstMatch - leadCharacters);
+    let end = start + maxSnippetCharacters;
+    // Never cut a surrogate pair in two.
+    if (/[\uDC00-\uDFFF]/.test(text.charAt(start))) start++;
+    if (/[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end--;
+    let cut = text.slice(start, end);
+    if (cut.lastIndexOf('\uE000') > cut.lastIndexOf('\uE001')) cut += '\uE001';
+    text = `${start > 0 ? '…' : ''}${cut}…`;
+  }
+  return text.replace(/\uE000/g, '**').replace(/\uE001/g, '**');
 }
 
 /** The line of a highlighted passage with the most distinct matched terms (headings and later lines lose ties), from 0. */

@@ -106,16 +106,27 @@ function htmlToLineText(html: string): string {
   return parts.join('');
 }
 
+/**
+ * Characters of a title at most: every hit and every listed resource shows it, and an HTML `<title>` of 140,000
+ * characters took a whole search answer's budget from the other hits.
+ */
+const maxTitleCharacters = 200;
+
 function titleOf(path: string, source: string, html: boolean): string {
+  let title = basename(path);
   if (html) {
     // [^<>] rather than [^>]: a file of many `<title` and no `>` must not rescan to its end from each one.
-    const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(source)?.[1] ?? /<h1[^<>]*>([^<]*)<\/h1>/i.exec(source)?.[1];
-    if (title?.trim()) return title.trim().replace(/\s+/g, ' ');
+    const found = /<title[^<>]*>([^<]*)<\/title>/i.exec(source)?.[1] ?? /<h1[^<>]*>([^<]*)<\/h1>/i.exec(source)?.[1];
+    if (found?.trim()) title = found.trim().replace(/\s+/g, ' ');
   } else {
     const heading = /^#{1,2}[ \t]+(.+)$/m.exec(source.slice(0, 4096))?.[1];
-    if (heading?.trim()) return heading.trim();
+    if (heading?.trim()) title = heading.trim();
   }
-  return basename(path);
+  if (title.length <= maxTitleCharacters) return title;
+  const end = /[\uD800-\uDBFF]/.test(title.charAt(maxTitleCharacters - 1))
+    ? maxTitleCharacters - 1
+    : maxTitleCharacters;
+  return `${title.slice(0, end)}…`;
 }
 
 /** Turns a text file's bytes into searchable text and a title (first Markdown heading, HTML title, or file name). */
