@@ -1,7 +1,7 @@
 import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, onTestFinished, vi } from 'vitest';
 import { LocalIndex } from '../src/local-index/local-index.js';
 import { changedFileSnippet, searchIndex } from '../src/local-index/search-query.js';
 
@@ -91,4 +91,22 @@ it('an HTML file is read whole again and checked by its digest (its passages are
   await writeFile(file, '<html><title>Zebra</title><body><p>the zebra crosswalk</p></body></html>\n');
   await utimes(file, when, when);
   expect(search()[0]).toMatchObject({ path: file, changed: true, snippet: changedFileSnippet });
+});
+
+it('many searches at once that meet one changed file index its folder again once, not once each', async () => {
+  // In memory, each search's ranking runs within its call: all 20 meet the changed file before any refresh ends.
+  const memory = new LocalIndex({ directories: [directory], indexFile: ':memory:' });
+  onTestFinished(() => memory.close());
+  const file = join(directory, 'notes.md');
+  await writeFile(file, 'the zebra crossing\n');
+  await memory.refreshAll();
+  await writeFile(file, 'the zebra crossing is closed\n');
+  const refresh = vi.spyOn(memory.indexer, 'refresh');
+  // Before: each of the 20 queued its own walk of the folder (a changed file at the root walked the whole tree
+  // 20 times over, and a racing writer kept that queue growing with every search).
+  const pages = await Promise.all(
+    Array.from({ length: 20 }, () => memory.search({ query: 'zebra', limit: 10, offset: 0 })),
+  );
+  expect(refresh).toHaveBeenCalledTimes(1);
+  for (const page of pages) expect(page.hits[0]?.snippet).toContain('closed');
 });

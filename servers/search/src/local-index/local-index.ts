@@ -45,6 +45,8 @@ export class LocalIndex implements SearchIndex {
   private searchWorkers: SearchWorkers | undefined;
   private readonly threadedWriter: ThreadedSqliteWriter | undefined;
   private readonly closeGraceMs: number;
+  /** The refresh under way of each folder that searches found a changed file in. */
+  private readonly changedFolderRefreshes = new Map<string, Promise<boolean>>();
 
   constructor(options: LocalIndexOptions) {
     const directories = AllowedDirectories.of(options.directories);
@@ -114,12 +116,33 @@ export class LocalIndex implements SearchIndex {
     // Files that changed since they were indexed have no trustworthy snippet or line: their folders are indexed
     // again at once (only changed files are read), and the search is repeated if that ends soon enough.
     const folders = new Set(changed.map((hit) => dirname(hit.path)));
-    const refreshed = Promise.all([...folders].map((folder) => this.indexer.refresh(folder))).then(
-      () => true,
+    const refreshed = Promise.all([...folders].map((folder) => this.refreshChanged(folder))).then(
+      (results) => results.every(Boolean),
       () => false,
     );
     const again = (await settlesWithin(refreshed, changedFileWaitMs)) && (await refreshed);
     return again ? this.searchOnce(request, options) : page;
+  }
+
+  /**
+   * Indexes a folder again for the searches that met a changed file in it: searches at once share one refresh of a
+   * folder (each queued its own walk: 20 searches walked the folder 20 times, and a process that kept a file at the
+   * root changing kept the queue growing with every search). Resolves false when the refresh failed.
+   */
+  private refreshChanged(folder: string): Promise<boolean> {
+    let refresh = this.changedFolderRefreshes.get(folder);
+    if (!refresh) {
+      refresh = this.indexer.refresh(folder).then(
+        () => true,
+        () => false,
+      );
+      const started = refresh;
+      this.changedFolderRefreshes.set(folder, started);
+      void started.then(() => {
+        if (this.changedFolderRefreshes.get(folder) === started) this.changedFolderRefreshes.delete(folder);
+      });
+    }
+    return refresh;
   }
 
   private searchOnce(request: SearchRequest, options: { signal?: AbortSignal }): Promise<SearchPage> {
