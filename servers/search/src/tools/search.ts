@@ -6,6 +6,14 @@ import { whenIndexReady } from './indexing-progress.js';
 
 /** How long a search waits for the first indexing run before answering from what is indexed so far. */
 const readyWaitMs = 15_000;
+/**
+ * Results paged through at most, as search engines stop somewhere: a page past them ranks every match before it
+ * (on the search worker, under its deadline) only to show what a narrower query finds at once. The server's own
+ * cursors never point past it; a cursor the model wrote itself with an offset out of range is refused.
+ */
+export const maxPagedResults = 10_000;
+
+const invalidCursor = 'The cursor is not valid: pass back exactly the nextCursor of an earlier answer, or omit it.';
 
 function formatHit(hit: SearchHit, rank: number): string {
   const title = hit.title ? ` (${hit.title})` : '';
@@ -41,6 +49,10 @@ export function search(index: SearchIndex) {
         if (typeof state.offset !== 'number' || state.query !== query) {
           throw new ToolError('The cursor belongs to a different query; repeat the same query or omit the cursor.');
         }
+        // A forged offset answered odd pages: -3 two hits ranked -2 and -1, 2.5 hits ranked from 3.5.
+        if (!Number.isInteger(state.offset) || state.offset < 0 || state.offset >= maxPagedResults) {
+          throw new ToolError(invalidCursor);
+        }
         offset = state.offset;
       }
       const ready = await whenIndexReady(index, readyWaitMs, progress);
@@ -48,7 +60,8 @@ export function search(index: SearchIndex) {
         { query, limit, offset, ...(path_glob ? { pathGlob: path_glob } : {}) },
         { signal },
       );
-      const nextCursor = page.more ? encodeCursor({ offset: offset + limit, query }) : undefined;
+      const pagedOn = page.more && offset + limit < maxPagedResults;
+      const nextCursor = pagedOn ? encodeCursor({ offset: offset + limit, query }) : undefined;
       const lines: string[] = [];
       if (!ready) lines.push('[The first indexing run is still going: results cover only the files indexed so far.]');
       if (page.hits.length === 0) {
@@ -61,6 +74,11 @@ export function search(index: SearchIndex) {
         lines.push(...page.hits.map((hit, index) => formatHit(hit, offset + index + 1)));
       }
       if (nextCursor) lines.push(`[More results: call search again with cursor "${nextCursor}".]`);
+      else if (page.more) {
+        lines.push(
+          `[More results follow, but only the first ${maxPagedResults} are paged: narrow the query or use path_glob.]`,
+        );
+      }
       return {
         content: [{ type: 'text' as const, text: lines.join('\n') }],
         structuredContent: { results: page.hits, ...(nextCursor ? { nextCursor } : {}) },
