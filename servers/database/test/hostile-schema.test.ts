@@ -37,6 +37,20 @@ function troublesomeCatalog(directory: string): string {
   return file;
 }
 
+/** A file whose sqlite_stat1 (the statistics ANALYZE writes) has columns of its own, made with writable_schema. */
+function strangeStatistics(directory: string): string {
+  const file = join(directory, 'statistics.sqlite');
+  const db = new Database(file);
+  db.exec('CREATE TABLE plain (id INTEGER PRIMARY KEY); INSERT INTO plain VALUES (1), (2), (3);');
+  db.unsafeMode(true);
+  db.pragma('writable_schema = ON');
+  db.prepare(
+    "INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES ('table', 'sqlite_stat1', 'sqlite_stat1', 0, 'CREATE TABLE sqlite_stat1(x)')",
+  ).run();
+  db.close();
+  return file;
+}
+
 /** 250 tables with names of 1,000 characters: a page of 200 is four times the result budget. */
 function longNames(directory: string): { file: string; names: string[] } {
   const file = join(directory, 'long-names.sqlite');
@@ -68,17 +82,23 @@ describe('catalog tools on a hostile database file', () => {
   const directory = mkdtempSync(join(tmpdir(), 'mcpkit-database-hostile-schema-'));
   const catalogFile = troublesomeCatalog(directory);
   const long = longNames(directory);
+  const statisticsFile = strangeStatistics(directory);
   let catalog: TestClient;
   let client: TestClient;
+  let statistics: TestClient;
 
   beforeAll(async () => {
     const limits = { timeoutMs: 10_000 };
     catalog = await connectOwning(await createDatabaseServer({ file: catalogFile, logLevel: 'emergency', limits }));
     client = await connectOwning(await createDatabaseServer({ file: long.file, logLevel: 'emergency', limits }));
+    statistics = await connectOwning(
+      await createDatabaseServer({ file: statisticsFile, logLevel: 'emergency', limits }),
+    );
   });
   afterAll(async () => {
     await catalog?.close();
     await client?.close();
+    await statistics?.close();
     rmSync(directory, { recursive: true, force: true });
   });
 
@@ -127,5 +147,11 @@ describe('catalog tools on a hostile database file', () => {
   it('lists each of 250 tables with long names exactly once, in pages that fit the budget', async () => {
     const tables = await listAll(client);
     expect(tables.map((table) => table.name)).toEqual(long.names);
+  });
+
+  it('counts the tables when the statistics table cannot be read as ANALYZE writes it', async () => {
+    expect(await listAll(statistics)).toEqual([
+      { schema: 'main', name: 'plain', type: 'table', rows: 3, estimated: false },
+    ]);
   });
 });

@@ -26,9 +26,15 @@ export function listTables(db: Database.Database): TableSummary[] {
   const statistics = new Map<string, number>();
   const hasStatistics = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get() !== undefined;
   if (hasStatistics) {
-    for (const row of db.prepare('SELECT tbl, stat FROM sqlite_stat1').all() as { tbl: string; stat: string }[]) {
-      const rows = Number.parseInt(row.stat, 10);
-      if (Number.isFinite(rows)) statistics.set(row.tbl, Math.max(statistics.get(row.tbl) ?? 0, rows));
+    try {
+      for (const row of db.prepare('SELECT tbl, stat FROM sqlite_stat1').all() as { tbl: string; stat: string }[]) {
+        const rows = Number.parseInt(row.stat, 10);
+        if (Number.isFinite(rows)) statistics.set(row.tbl, Math.max(statistics.get(row.tbl) ?? 0, rows));
+      }
+    } catch (error) {
+      // A statistics table a file made without ANALYZE (other columns, a damaged b-tree): the tables are counted.
+      if (isLockError(error)) throw error;
+      statistics.clear();
     }
   }
   return objects.map(({ name, type }) => {
