@@ -12,6 +12,15 @@ describe('lineWindow', () => {
     expect(await lineWindow(Buffer.alloc(0), { offset: 1, limit: 2 })).toEqual({ lines: [''], total: 1 });
   });
 
+  it('keeps no more lines once they hold maxCharacters, the line that crosses it whole, and still counts all', async () => {
+    const bytes = Buffer.from('aaaa\nbbbb\ncccc\ndddd\n');
+    expect(await lineWindow(bytes, { offset: 1, limit: 10, maxCharacters: 6 })).toEqual({
+      lines: ['aaaa', 'bbbb'],
+      total: 5,
+    });
+    expect(await lineWindow(bytes, { offset: 2, limit: 10, maxCharacters: 4 })).toEqual({ lines: ['bbbb'], total: 5 });
+  });
+
   it('counts millions of empty lines in slices, letting timers run in between', async () => {
     const bytes = Buffer.alloc(8 * 1024 * 1024, 10);
     let ticks = 0;

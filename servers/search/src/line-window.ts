@@ -12,16 +12,17 @@ export interface LineWindow {
 const sliceMs = 10;
 
 /**
- * Cuts lines `offset` (1-based) to `offset + limit - 1` out of UTF-8 bytes and counts the rest, decoding only the
+ * Cuts lines `offset` (1-based) to `offset + limit - 1` (fewer once they hold `maxCharacters`) out of UTF-8 bytes and counts the rest, decoding only the
  * lines it keeps (a line feed byte never occurs inside a multi-byte character). A 16 MB file of empty lines made
  * `toString().split()` build an array of 16 million strings in one go; this scan shares the loop instead.
  */
 export async function lineWindow(
   bytes: Buffer,
-  window: { offset: number; limit: number; signal?: AbortSignal },
+  window: { offset: number; limit: number; maxCharacters?: number; signal?: AbortSignal },
 ): Promise<LineWindow> {
   const lines: string[] = [];
-  const last = window.offset + window.limit - 1;
+  let last = window.offset + window.limit - 1;
+  let kept = 0;
   let total = 1;
   let start = 0;
   let sliceStart = performance.now();
@@ -35,7 +36,11 @@ export async function lineWindow(
     const end = feed === -1 ? bytes.length : feed;
     if (total >= window.offset && total <= last) {
       const cut = end > start && bytes[end - 1] === 13 ? end - 1 : end;
-      lines.push(bytes.toString('utf8', start, cut));
+      const line = bytes.toString('utf8', start, cut);
+      lines.push(line);
+      kept += line.length;
+      // Lines past `maxCharacters` are not kept (the one that crosses it is): they are counted only.
+      if (window.maxCharacters !== undefined && kept >= window.maxCharacters) last = total;
     }
     if (feed === -1) return { lines, total };
     total++;
