@@ -2,6 +2,9 @@ import * as path from 'node:path';
 
 // The two primitives of the confinement in paths.ts, kept free of imports so grep's worker threads load them fast.
 
+/** Bytes of a path the system accepts, its final NUL included (Linux's PATH_MAX); a longer path names nothing. */
+export const maxPathBytes = 4_096;
+
 /** On Linux, `/proc/self/fd/N` names what a descriptor really refers to, which closes check-then-use races. */
 export const descriptorPaths = process.platform === 'linux';
 

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolError } from '@mcpkit/server-kit';
-import { descriptorPaths, isInside } from './containment.js';
+import { descriptorPaths, isInside, maxPathBytes } from './containment.js';
 import { DescriptorFile, type ReadableFile } from './descriptor-file.js';
 import { describeFilesystemError } from './filesystem-errors.js';
 
@@ -35,8 +35,6 @@ export interface WriteTarget {
   existing?: Stats;
 }
 
-/** Bytes of a path the system accepts, its final NUL included (Linux's PATH_MAX); a longer path names nothing. */
-const maxPathBytes = 4_096;
 /** Characters of a path as passed (a `file://` URI percent-encodes up to three characters a byte). */
 const maxPathChars = 3 * maxPathBytes;
 

@@ -42,7 +42,7 @@ export function directoryTree(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler(args, context) {
-      const { IgnoreRules, globMatcher, TimeSlice, walk, readWalkCursor, walkCursor } = await walking();
+      const { IgnoreRules, globMatcher, TimeSlice, walk, notEnteredNote, readWalkCursor, walkCursor } = await walking();
       const scope = await dependencies.guard.scope(context);
       const root = await scope.directory(args.path);
       const position = readWalkCursor(args.cursor, 'directory_tree', root);
@@ -50,6 +50,7 @@ export function directoryTree(dependencies: ToolDependencies) {
       const { treeEntries, readBudget } = dependencies.limits;
       const slice = new TimeSlice(context.signal, dependencies.limits.walkTimeMs);
       const ignore = args.includeIgnored ? undefined : IgnoreRules.forRoot(scope.directoryOf(root), root);
+      const notEntered = { directories: 0 };
       const top: TreeNode[] = [];
       const stack: TreeNode[][] = [top];
       const lines: string[] = [];
@@ -60,6 +61,7 @@ export function directoryTree(dependencies: ToolDependencies) {
       for (const entry of walk({
         root,
         scope,
+        notEntered,
         ...(args.maxDepth ? { maxDepth: args.maxDepth } : {}),
         ...(ignore ? { ignore } : {}),
         exclude: (relative) => excluded(relative),
@@ -108,7 +110,7 @@ export function directoryTree(dependencies: ToolDependencies) {
         }
       }
       const body = args.format === 'compact' ? lines.join('\n') : JSON.stringify(top);
-      const note = ignore?.noteLine() ?? '';
+      const note = (ignore?.noteLine() ?? '') + notEnteredNote(notEntered);
       if (!stoppedBy || last === undefined) return body + note;
       const cursor = walkCursor('directory_tree', root, { after: last });
       const why =

@@ -46,7 +46,7 @@ export function grep(dependencies: ToolDependencies) {
     async handler(args, context) {
       // Loaded on the first grep, not at start: the regular expression engine is the largest module the server has.
       const { contentMatcher, GrepReport, InvalidPatternError } = await contentSearch();
-      const { IgnoreRules, globMatcher, TimeSlice, walk, readWalkCursor, walkCursor } = await walking();
+      const { IgnoreRules, globMatcher, TimeSlice, walk, notEnteredNote, readWalkCursor, walkCursor } = await walking();
       const scope = await dependencies.guard.scope(context);
       const { limits } = dependencies;
       try {
@@ -120,6 +120,7 @@ export function grep(dependencies: ToolDependencies) {
         pendingJob = [];
       };
       const ignore = args.includeIgnored || onlyName ? undefined : IgnoreRules.forRoot(scope.directoryOf(root), root);
+      const notEntered = { directories: 0 };
       let running = true;
       const stopForTime = () => {
         running = false;
@@ -130,6 +131,7 @@ export function grep(dependencies: ToolDependencies) {
         for (const entry of walk({
           root,
           scope,
+          notEntered,
           ...(onlyName ? { maxDepth: 1 } : {}),
           ...(ignore ? { ignore } : {}),
           exclude: (relative, name, isDirectory) =>
@@ -184,7 +186,7 @@ export function grep(dependencies: ToolDependencies) {
           stop.line !== undefined ? { after: stop.after, line: stop.line } : { after: stop.after },
         ),
       );
-      return answer + (ignore?.noteLine() ?? '');
+      return answer + (ignore?.noteLine() ?? '') + notEnteredNote(notEntered);
     },
   });
 }

@@ -27,7 +27,7 @@ export function searchFiles(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler(args, context) {
-      const { IgnoreRules, globMatcher, TimeSlice, walk, readWalkCursor, walkCursor } = await walking();
+      const { IgnoreRules, globMatcher, TimeSlice, walk, notEnteredNote, readWalkCursor, walkCursor } = await walking();
       const scope = await dependencies.guard.scope(context);
       const root = await scope.directory(args.path);
       const position = readWalkCursor(args.cursor, 'search_files', root);
@@ -37,6 +37,7 @@ export function searchFiles(dependencies: ToolDependencies) {
       const slice = new TimeSlice(context.signal, dependencies.limits.walkTimeMs);
       const top = scope.directoryOf(root);
       const ignore = args.includeIgnored ? undefined : IgnoreRules.forRoot(top, root);
+      const notEntered = { directories: 0 };
       const found: string[] = [];
       let chars = 0;
       let last: string | undefined;
@@ -46,6 +47,7 @@ export function searchFiles(dependencies: ToolDependencies) {
       for (const entry of walk({
         root,
         scope,
+        notEntered,
         ...(ignore ? { ignore } : {}),
         exclude: (relative) => excluded(relative),
         ...(position ? { after: position.after } : {}),
@@ -73,7 +75,7 @@ export function searchFiles(dependencies: ToolDependencies) {
         }
         last = entry.relative;
       }
-      const note = ignore?.noteLine() ?? '';
+      const note = (ignore?.noteLine() ?? '') + notEnteredNote(notEntered);
       if (found.length === 0 && !stoppedBy) return `No matches found${note}`;
       const after = stoppedBy === 'time' ? last : lastShown;
       if (!stoppedBy || after === undefined) return found.join('\n') + note;

@@ -1,6 +1,6 @@
 import { closeSync, constants, type Dirent, openSync, readdirSync, readlinkSync } from 'node:fs';
 import { ToolError } from '@mcpkit/server-kit';
-import { descriptorPaths } from '../confinement/containment.js';
+import { descriptorPaths, maxPathBytes } from '../confinement/containment.js';
 import type { Scope } from '../confinement/scope.js';
 import { type IgnoreRules, readIgnoreFile, skippedDirectories } from './ignore-rules.js';
 
@@ -34,6 +34,12 @@ export interface WalkOptions {
   after?: string;
   /** Resume at `after` itself instead of after it (grep continues inside the file it stopped in). */
   includeAfter?: boolean;
+  /**
+   * Counts the directories listed but not entered because a path below them would pass the system's limit (a tree
+   * made one level at a time can be deeper than any path; nothing in it could be used by path, and walking it
+   * thousands of levels deep ran the nested generators out of stack).
+   */
+  notEntered?: { directories: number };
 }
 
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
@@ -95,6 +101,13 @@ function list(directory: Opened): Dirent[] {
   }
 }
 
+/** The note a walk's answer ends with when it left directories out for their depth, or ''. */
+export function notEnteredNote(notEntered: { directories: number }): string {
+  const count = notEntered.directories;
+  if (count === 0) return '';
+  return `\n[note: ${count} ${count === 1 ? 'directory was' : 'directories were'} not entered: ${count === 1 ? 'its path passes' : 'their paths pass'} the system's ${maxPathBytes.toLocaleString('en-US')}-byte limit, so nothing below could be opened by path]`;
+}
+
 /**
  * Walks a directory depth first, children in name order, one directory open at a time per level: memory grows with
  * the depth and the widest directory, never with the tree. Never follows a symlink, so it cannot leave the roots or
@@ -150,6 +163,10 @@ function* walkDirectory(
       yield { name: entry.name, relative: entryRelative, path, depth, kind };
     }
     if (!isDirectory || depth >= maxDepth) continue;
+    if (Buffer.byteLength(path) + 2 >= maxPathBytes) {
+      if (options.notEntered) options.notEntered.directories++;
+      continue;
+    }
     const child = openChild(directory, entry.name, path);
     if (!child) continue;
     try {

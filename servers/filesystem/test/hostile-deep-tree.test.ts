@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { KitServer } from '@mcpkit/server-kit';
+import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFilesystemServer } from '../src/index.js';
+import { createFixture, type Fixture } from './fixture.js';
+
+/** Makes `depth` nested folders named `name` under `base` (each through the last, as a local process can), and a file. */
+function makeChain(base: string, depth: number, name: string): void {
+  const script = `import os\nos.makedirs(${JSON.stringify(base)})\nos.chdir(${JSON.stringify(base)})\nfor _ in range(${depth}):\n    os.mkdir(${JSON.stringify(name)})\n    os.chdir(${JSON.stringify(name)})\nopen('bottom.txt', 'w').write('needle at the bottom\\n')\n`;
+  execFileSync('python3', ['-c', script]);
+}
+
+// A tree deeper than any path the system accepts (4,096 bytes): made one level at a time, it exists all the same.
+describe('a hostile tree deeper than the path limit', () => {
+  let fixture: Fixture;
+  let server: KitServer;
+  let client: TestClient;
+  let chain: string;
+  const folder = 'd'.repeat(100);
+  beforeEach(async () => {
+    fixture = createFixture();
+    chain = join(fixture.root, 'chain');
+    makeChain(chain, 5_000, folder);
+    server = await createFilesystemServer({ directories: [fixture.root], logLevel: 'error' });
+    client = await connectTestClient(server);
+  });
+  afterEach(async () => {
+    await client.close();
+    await server.close();
+    execFileSync('rm', ['-rf', chain]); // Node's recursive removal works by path, which a tree this deep passes
+    fixture.cleanup();
+  });
+
+  it('walks down to the path limit and says how many directories it did not enter, instead of "No matches"', async () => {
+    // Past a few thousand levels the walk's nested generators ran out of stack, the error was taken for a folder
+    // that vanished, and search_files and grep answered "No matches found" for a file that is there.
+    const search = resultText(await client.callTool('search_files', { path: 'chain', pattern: 'bottom.txt' }));
+    expect(search).toMatch(
+      /^No matches found\n\[note: 1 directory was not entered: its path passes the system's 4,096-byte limit/,
+    );
+    const grep = resultText(await client.callTool('grep', { pattern: 'needle', path: 'chain' }));
+    expect(grep).toMatch(/\[note: 1 directory was not entered: its path passes the system's 4,096-byte limit/);
+    const tree = resultText(
+      await client.callTool('directory_tree', { path: 'chain', format: 'compact', cursor: undefined }),
+    );
+    expect(tree.startsWith(`${folder}/\n  ${folder}/\n`)).toBe(true);
+  });
+});
