@@ -43,6 +43,16 @@ async function start(conversionTimeoutMs: number) {
 }
 
 describe('hostile pages', () => {
+  it('a page with a 160,000-character title can still be read: the title shown is short', async () => {
+    // Before: every piece of the page repeated the whole title in its header, and the answer's budget cut the
+    // content away, piece after piece.
+    await start(10_000);
+    const result = await client.callTool('fetch_url', { url: `${site.origin}/huge-title`, max_length: 2000 });
+    const text = resultText(result);
+    expect(text).toContain('Paragraph 0');
+    expect(/^Title: (.*)$/m.exec(text)?.[1]?.length).toBeLessThanOrEqual(201);
+  });
+
   it('converts tag soup that nests deep in the DOM off the main thread, and falls back to plain text at the deadline', async () => {
     // The deadline must leave an ordinary page time to convert on a fresh worker (the one at the deadline is ended):
     // about 0.8 s on a quiet machine, many times more under heavy load. So it is three times that conversion measured first,

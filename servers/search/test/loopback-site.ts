@@ -28,6 +28,11 @@ const routes: Record<string, Handler> = {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(article);
   },
+  '/huge-title': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    const title = `<title>${'Release '.repeat(20_000)}</title>`;
+    response.end(article.replace('<title>Release notes</title>', title).replace(/<\/?h1>/g, ''));
+  },
   '/gzip-article': (_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
     response.end(gzipSync(article));

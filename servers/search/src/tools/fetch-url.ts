@@ -2,6 +2,21 @@ import { defineTool } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { PageFetcher } from '../fetch/page-fetcher.js';
 
+/**
+ * Characters of a page's title shown at most: every piece of a page repeats it, and a page's `<title>` of 160,000
+ * characters took each piece's whole budget from the content.
+ */
+const maxTitleCharacters = 200;
+
+/** A title cut to `maxTitleCharacters`, never in a surrogate pair, with an ellipsis when cut. */
+function shortTitle(title: string): string {
+  if (title.length <= maxTitleCharacters) return title;
+  const end = /[\uD800-\uDBFF]/.test(title.charAt(maxTitleCharacters - 1))
+    ? maxTitleCharacters - 1
+    : maxTitleCharacters;
+  return `${title.slice(0, end)}…`;
+}
+
 /** The `fetch_url` tool: fetches a public web page as Markdown, in pieces, under the SSRF guard. */
 export function fetchUrl(fetcher: PageFetcher) {
   return defineTool({
@@ -28,7 +43,10 @@ export function fetchUrl(fetcher: PageFetcher) {
       const total = page.content.length;
       const piece = page.content.slice(start_index, start_index + max_length);
       const end = start_index + piece.length;
-      const header = [`URL: ${page.url}`, ...(page.title ? [`Title: ${page.title}`] : [])];
+      const header = [
+        `URL: ${page.url}`,
+        ...(page.title ? [`Title: ${shortTitle(page.title.replace(/\s+/g, ' '))}`] : []),
+      ];
       let body: string;
       if (start_index >= total && total > 0) {
         body = `[The page has ${total} characters; start_index ${start_index} is past its end.]`;
