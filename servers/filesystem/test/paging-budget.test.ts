@@ -89,6 +89,39 @@ describe('pages within the character budget', () => {
     expect(text.match(/read the rest with read_text_file offset=\d+/g)).toHaveLength(20);
   });
 
+  it('grep ends a page before a match whose context lines would pass the budget', async () => {
+    // The budget was checked before each match, and a match brings up to 41 lines of 400 characters: the page after
+    // it passed the safety net, which cut the last match, the summary and the cursor.
+    const groups = Array.from({ length: 4 }, (_, index) =>
+      [
+        ...Array(20).fill('x'.repeat(500)),
+        `MATCH ${index} ${'y'.repeat(500)}`,
+        ...Array(20).fill('z'.repeat(500)),
+      ].join('\n'),
+    );
+    writeFileSync(join(fixture.root, 'groups.txt'), `${groups.join('\n')}\n`);
+    const budget = 20_000;
+    const wider = await createFilesystemServer({
+      directories: [fixture.root],
+      logLevel: 'error',
+      limits: { readBudget: budget },
+    });
+    const widerClient = await connectTestClient(wider);
+    try {
+      const pages = await allPages(
+        widerClient,
+        'grep',
+        { pattern: 'MATCH', path: 'groups.txt', contextLines: 20 },
+        budget,
+      );
+      const matches = pages.flatMap((page) => page.match(/^\d+: MATCH \d/gm) ?? []);
+      expect(matches).toEqual(['21: MATCH 0', '62: MATCH 1', '103: MATCH 2', '144: MATCH 3']);
+    } finally {
+      await widerClient.close();
+      await wider.close();
+    }
+  });
+
   it('search_files pages long paths by characters, reaching every match', async () => {
     const pages = await allPages(client, 'search_files', { path: 'long', pattern: 'n*' });
     expect(pages.length).toBeGreaterThan(1);

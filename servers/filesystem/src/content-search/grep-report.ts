@@ -27,7 +27,19 @@ export class GrepReport {
   /** Set when the report stopped before the end; what a cursor continues from. */
   stop: GrepStop | undefined;
 
-  constructor(private readonly limits: { cap: number; budget: number; contextLines: number }) {}
+  /**
+   * `closing(relative, line)`: characters of the summary and cursor the answer would end with if it stopped at that
+   * line of that file; a match is shown only when its lines and that closing fit the budget (the first of a page
+   * always is, so paging moves).
+   */
+  constructor(
+    private readonly limits: {
+      cap: number;
+      budget: number;
+      contextLines: number;
+      closing?: (relative: string, line: number) => number;
+    },
+  ) {}
 
   /** Adds one file's outcome, from line `firstLine` on; false when the cap or budget stopped the report. */
   add(file: { relative: string; path: string }, outcome: ScanOutcome, firstLine = 0): boolean {
@@ -47,25 +59,30 @@ export class GrepReport {
     for (let index = firstLine; index < lastLine; index++) {
       if (!matching.has(index)) continue;
       const line = lineAt(index);
-      if (this.matched >= this.limits.cap || this.chars > this.limits.budget) {
+      // The match's group: the file's path (first match), a separator, context before, the match, context after.
+      const group: string[] = header ? [] : [file.path];
+      const from = Math.max(index - contextLines, shownUpTo, firstLine);
+      if (contextLines > 0 && shownUpTo > 0 && from > shownUpTo) group.push('--');
+      for (let before = from; before < index; before++) group.push(`${before + 1}- ${clip(lineAt(before))}`);
+      group.push(`${index + 1}: ${clip(line)}`);
+      // Context after a match runs until the next match, which the loop then reports.
+      let after = index + 1;
+      const end = Math.min(lastLine, index + 1 + contextLines);
+      for (; after < end && !matching.has(after); after++) group.push(`${after + 1}- ${clip(lineAt(after))}`);
+      const groupChars = group.reduce((sum, text) => sum + text.length + 1, 0);
+      const closing = this.limits.closing?.(file.relative, index) ?? 0;
+      if (
+        this.matched >= this.limits.cap ||
+        (this.matched > 0 && this.chars + groupChars + closing > this.limits.budget)
+      ) {
         this.stop = { after: file.relative, line: index, why: `the first ${this.matched} matching lines` };
         return false;
       }
       if (!header) {
-        this.emit(file.path);
         header = true;
         this.filesWithMatches++;
       }
-      const from = Math.max(index - contextLines, shownUpTo, firstLine);
-      if (contextLines > 0 && shownUpTo > 0 && from > shownUpTo) this.emit('--');
-      for (let before = from; before < index; before++) this.emit(`${before + 1}- ${clip(lineAt(before))}`);
-      this.emit(`${index + 1}: ${clip(line)}`);
-      // Context after a match runs until the next match, which the loop then reports.
-      let after = index + 1;
-      const end = Math.min(lastLine, index + 1 + contextLines);
-      for (; after < end && !matching.has(after); after++) {
-        this.emit(`${after + 1}- ${clip(lineAt(after))}`);
-      }
+      for (const text of group) this.emit(text);
       shownUpTo = after;
       index = after - 1;
       this.matched++;

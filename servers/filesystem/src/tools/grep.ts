@@ -89,7 +89,13 @@ export function grep(dependencies: ToolDependencies) {
           label: 'the search',
         });
       const slice = new TimeSlice(context.signal, limits.walkTimeMs);
-      const report = new GrepReport({ cap, budget: limits.readBudget, contextLines: args.contextLines });
+      const report = new GrepReport({
+        cap,
+        budget: limits.readBudget,
+        contextLines: args.contextLines,
+        // The summary line and the cursor a page stopped at this line would end with.
+        closing: (after, line) => walkCursor('grep', start, { after, line }).length + 500,
+      });
       let lastFile: string | undefined;
 
       type Batch = { entries: Array<{ relative: string; path: string }>; outcomes: Promise<ScanOutcome[]> };
