@@ -31,3 +31,6 @@ export const statementSafety = once(() => import('./statement-safety.js'));
 
 /** A table's description as text (describe_table, the table resources). */
 export const tableText = once(() => import('./table-text.js'));
+
+/** How much of a value an error sentence quotes (a name the model sent, echoed in a refusal). */
+export const errorText = once(() => import('./error-text.js'));

@@ -63,6 +63,17 @@ describe('error sentences stay short whatever the statement', () => {
     expect(resultText(result)).toMatch(/params: params must be an array .* of at most 32,766 strings, numbers/);
   });
 
+  it('quotes the head of a table name it cannot find, however long the name sent', async () => {
+    const table = 'x'.repeat(200_000);
+    const result = await reader.callTool('describe_table', { table });
+    expect(resultText(result)).toMatch(
+      /^There is no table or view named "x+\.\.\. \[199,500 more characters\]"\. Call list_tables/,
+    );
+    await expect(reader.client.readResource({ uri: `database://tables/${table}` })).rejects.toThrow(
+      /more characters\]"\.$/,
+    );
+  });
+
   it('answers a table resource URI with a malformed escape with a sentence, not an internal error', async () => {
     await expect(reader.client.readResource({ uri: 'database://tables/%E0%A4%A' })).rejects.toThrow(
       /The table name in the URI is not valid percent-encoding/,

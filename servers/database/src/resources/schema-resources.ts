@@ -1,7 +1,7 @@
 import { defineResource, ToolError } from '@mcpkit/server-kit';
 import type { DatabaseDependencies } from '../dependencies.js';
 import type { TableSummary } from '../engines/engine.js';
-import { tableText } from '../loaded-on-first-use.js';
+import { errorText, tableText } from '../loaded-on-first-use.js';
 
 /** The whole schema as one resource: the statements that create every table, view, index and trigger. */
 export function schemaResource({ engine }: DatabaseDependencies) {
@@ -41,7 +41,7 @@ export function tableResources({ engine }: DatabaseDependencies) {
     async read(_uri, variables, { signal }) {
       const name = tableName(variables.name);
       const description = await engine.describeTable(name, signal);
-      if (!description) throw new ToolError(`There is no table or view named "${name}".`);
+      if (!description) throw new ToolError(`There is no table or view named "${(await errorText()).quoted(name)}".`);
       return (await tableText()).tableDescriptionText(description);
     },
     async list({ signal }) {

@@ -1,7 +1,7 @@
 import { defineTool, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { DatabaseDependencies } from '../dependencies.js';
-import { tableText } from '../loaded-on-first-use.js';
+import { errorText, tableText } from '../loaded-on-first-use.js';
 
 /** The describe_table tool: a table's columns, keys and indexes, found by name in the catalog. */
 export function describeTable({ engine }: DatabaseDependencies) {
@@ -16,7 +16,9 @@ export function describeTable({ engine }: DatabaseDependencies) {
     async handler({ table }, { signal }) {
       const description = await engine.describeTable(table, signal);
       if (!description) {
-        throw new ToolError(`There is no table or view named "${table}". Call list_tables to see the names there are.`);
+        // The name as sent can be megabytes long, and an error result is outside the result budget.
+        const name = (await errorText()).quoted(table);
+        throw new ToolError(`There is no table or view named "${name}". Call list_tables to see the names there are.`);
       }
       return {
         content: [{ type: 'text', text: (await tableText()).tableDescriptionText(description) }],
