@@ -51,6 +51,18 @@ function strangeStatistics(directory: string): string {
   return file;
 }
 
+/** 300 tables whose CREATE statements hold a CHECK with a 5,000-character literal: 1.5 MB of schema. */
+function largeSchema(directory: string): string {
+  const file = join(directory, 'large-schema.sqlite');
+  const db = new Database(file);
+  const literal = `'${'c'.repeat(5_000)}'`;
+  db.exec(
+    Array.from({ length: 300 }, (_, index) => `CREATE TABLE t${index} (v TEXT CHECK (v <> ${literal}));`).join('\n'),
+  );
+  db.close();
+  return file;
+}
+
 /** 250 tables with names of 1,000 characters: a page of 200 is four times the result budget. */
 function longNames(directory: string): { file: string; names: string[] } {
   const file = join(directory, 'long-names.sqlite');
@@ -83,9 +95,11 @@ describe('catalog tools on a hostile database file', () => {
   const catalogFile = troublesomeCatalog(directory);
   const long = longNames(directory);
   const statisticsFile = strangeStatistics(directory);
+  const largeSchemaFile = largeSchema(directory);
   let catalog: TestClient;
   let client: TestClient;
   let statistics: TestClient;
+  let large: TestClient;
 
   beforeAll(async () => {
     const limits = { timeoutMs: 10_000 };
@@ -94,11 +108,13 @@ describe('catalog tools on a hostile database file', () => {
     statistics = await connectOwning(
       await createDatabaseServer({ file: statisticsFile, logLevel: 'emergency', limits }),
     );
+    large = await connectOwning(await createDatabaseServer({ file: largeSchemaFile, logLevel: 'emergency', limits }));
   });
   afterAll(async () => {
     await catalog?.close();
     await client?.close();
     await statistics?.close();
+    await large?.close();
     rmSync(directory, { recursive: true, force: true });
   });
 
@@ -153,5 +169,15 @@ describe('catalog tools on a hostile database file', () => {
     expect(await listAll(statistics)).toEqual([
       { schema: 'main', name: 'plain', type: 'table', rows: 3, estimated: false },
     ]);
+  });
+
+  it('holds the schema resource to a million characters, and says where the rest is', async () => {
+    const { contents } = await large.client.readResource({ uri: 'database://schema' });
+    const text = (contents[0] as { text: string }).text;
+    expect(text.length).toBeLessThanOrEqual(1_000_000);
+    expect(text.length).toBeGreaterThan(990_000);
+    expect(text).toMatch(/\n\n-- The schema goes on past 1,000,000 characters: list_tables lists every table/);
+    const prompt = await large.client.getPrompt({ name: 'write_query', arguments: { question: 'How many?' } });
+    expect(JSON.stringify(prompt.messages)).toContain('schema cut here');
   });
 });

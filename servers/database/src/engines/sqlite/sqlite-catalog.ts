@@ -131,13 +131,33 @@ function describeFound(
   };
 }
 
-/** The CREATE statements of the whole schema: tables first, then views, indexes and triggers. */
+/**
+ * Characters of schema text at most (the schema resource; the prompts embed far less). A file's CREATE statements can
+ * be of any size (a CHECK or DEFAULT with a long literal, thousands of tables), and a resource is outside the result
+ * budget: all of it crossed the channel and went to the client as one message.
+ */
+export const schemaChars = 1_000_000;
+
+/** The CREATE statements of the schema, up to `schemaChars`: tables first, then views, indexes and triggers. */
 export function schemaText(db: Database.Database): string {
   const statements = db
     .prepare(
       "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'view' THEN 1 WHEN 'index' THEN 2 ELSE 3 END, name",
     )
     .pluck()
-    .all() as string[];
-  return statements.map((statement) => `${statement};`).join('\n\n');
+    .iterate() as IterableIterator<string>;
+  const kept: string[] = [];
+  let length = 0;
+  for (const statement of statements) {
+    // 200 characters are kept for the line that says the schema goes on.
+    length += statement.length + 3;
+    if (length > schemaChars - 200) {
+      kept.push(
+        `-- The schema goes on past ${schemaChars.toLocaleString('en-US')} characters: list_tables lists every table, describe_table describes one.`,
+      );
+      break;
+    }
+    kept.push(`${statement};`);
+  }
+  return kept.join('\n\n');
 }
