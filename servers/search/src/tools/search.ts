@@ -15,9 +15,18 @@ export const maxPagedResults = 10_000;
 
 const invalidCursor = 'The cursor is not valid: pass back exactly the nextCursor of an earlier answer, or omit it.';
 
+/**
+ * A file name or title on one line of the results text: control characters written as JSON escapes them (`\n`), so
+ * a file named with line breaks cannot start lines that read as hits of their own. The structured results keep it as is.
+ */
+function oneLine(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is escaped.
+  return text.replace(/[\u0000-\u001f\u007f]/g, (character) => JSON.stringify(character).slice(1, -1));
+}
+
 function formatHit(hit: SearchHit, rank: number): string {
-  const title = hit.title ? ` (${hit.title})` : '';
-  return `${rank}. ${hit.path}:${hit.line}${title} score ${hit.score}\n   ${hit.snippet}`;
+  const title = hit.title ? ` (${oneLine(hit.title)})` : '';
+  return `${rank}. ${oneLine(hit.path)}:${hit.line}${title} score ${hit.score}\n   ${hit.snippet}`;
 }
 
 /** The `search` tool: ranked full-text search over the indexed directories. */
