@@ -40,4 +40,21 @@ describe('nested hostile .gitignore files', () => {
     expect(held, 'longest ms the event loop was held').toBeLessThan(400);
     expect(text).toMatch(/\[note: .*rules were not applied.*in force at once/);
   });
+
+  it('names at most three capped .gitignore files in its note, and counts the others', async () => {
+    // One note per capped file, each with the whole sentence: 300 folders of capped files made a 79,000-character
+    // note that went past the read budget on its own.
+    for (let index = 0; index < 300; index++) {
+      const folder = join(fixture.root, 'many', `folder-${index}`);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(
+        join(folder, '.gitignore'),
+        `${Array.from({ length: 1_001 }, (_, rule) => `r${rule}`).join('\n')}\n`,
+      );
+    }
+    const text = resultText(await client.callTool('search_files', { path: 'many', pattern: 'nothing-matches' }));
+    expect(text).toMatch(/^No matches found\n\[note: 1 \.gitignore rules were not applied/);
+    expect(text).toContain('and 297 more .gitignore files had rules left out');
+    expect(text.length).toBeLessThan(2_000);
+  });
 });

@@ -3,6 +3,9 @@ import * as path from 'node:path';
 import { isInside } from '../confinement/containment.js';
 import { GitignoreFile, maxPatternCharsInForce, maxRulesInForce } from './gitignore-file.js';
 
+/** Notes about capped .gitignore files an answer spells out; the others are counted. */
+const notesShown = 3;
+
 /** Directories a walk skips unless asked: version control data and installed dependencies. */
 export const skippedDirectories: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
@@ -96,7 +99,13 @@ export class IgnoreRules {
 
   /** The notes as one line for a tool's answer, or '' when every rule applied. */
   noteLine(): string {
-    return this.notes.size === 0 ? '' : `\n[note: ${[...this.notes].join('; ')}]`;
+    if (this.notes.size === 0) return '';
+    // Each note is a whole sentence and a path: the first few say what happened, the rest are counted.
+    const notes = [...this.notes];
+    const shown = notes.slice(0, notesShown);
+    const more = notes.length - shown.length;
+    if (more > 0) shown.push(`and ${more} more .gitignore files had rules left out`);
+    return `\n[note: ${shown.join('; ')}]`;
   }
 }
 
