@@ -151,7 +151,7 @@ export function searchIndex(database: { readonly connection: Database.Database }
   } catch (error) {
     if (
       error instanceof Error &&
-      /fts5|syntax|no such column|unterminated|unknown special query/i.test(error.message)
+      /fts5|syntax|no such column|unterminated|unknown special query|expected integer/i.test(error.message)
     ) {
       throw describeSyntaxError(request.query, error);
     }
