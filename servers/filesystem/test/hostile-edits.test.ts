@@ -1,11 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { KitServer } from '@mcpkit/server-kit';
-import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { connectTestClient, resultText, spawnTestClient, type TestClient } from '@mcpkit/server-kit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFilesystemServer } from '../src/index.js';
 import { createFixture, type Fixture } from './fixture.js';
 import { longestHoldWhile } from './responsiveness.js';
+
+const bin = fileURLToPath(new URL('../bin/mcpkit-filesystem.js', import.meta.url));
 
 // Files a hostile folder holds, edited by a model: the text work stays off the main thread.
 describe('hostile files to edit', () => {
@@ -51,5 +54,37 @@ describe('hostile files to edit', () => {
     expect(readFileSync(file)).toEqual(original);
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/^latin1\.txt is not valid UTF-8/);
+  });
+
+  it('refuses edits whose result would pass 10 MB before building it, and the server lives on', async () => {
+    // replaceAll of one character by 300 in a 1 MB file built a 300 MB text in the worker: past its 512 MB heap, V8
+    // ended the whole process (FATAL ERROR: Reached heap limit), not only the worker. Run from the bin, so a crash
+    // is a closed connection instead of the test runner's own end.
+    writeFileSync(join(fixture.root, 'amplified.txt'), 'a'.repeat(1_000_000));
+    const spawned = await spawnTestClient({
+      command: process.execPath,
+      args: [bin, '--log-level', 'error', fixture.root],
+    });
+    try {
+      for (const edits of [
+        [{ oldText: 'a', newText: 'b'.repeat(300), replaceAll: true }],
+        // Each edit doubles the text: the size is checked edit by edit, not only at the end.
+        Array.from({ length: 30 }, (_, index) => ({
+          oldText: index % 2 === 0 ? 'a' : 'c',
+          newText: index % 2 === 0 ? 'cc' : 'aa',
+          replaceAll: true,
+        })),
+      ]) {
+        const result = await spawned.callTool('edit_file', { path: 'amplified.txt', edits });
+        expect(result.isError).toBe(true);
+        expect(resultText(result)).toMatch(
+          /^The edits would make the file [\d,]+ characters long; edit_file writes at most 10 MB/,
+        );
+      }
+      expect(readFileSync(join(fixture.root, 'amplified.txt'), 'utf8')).toBe('a'.repeat(1_000_000));
+      expect(resultText(await spawned.callTool('read_text_file', { path: 'hello.txt' }))).toBe('hello\nworld');
+    } finally {
+      await spawned.close();
+    }
   });
 });

@@ -8,6 +8,8 @@ export interface EditTaskInput {
   /** The file's bytes as read (UTF-8, with its own line endings and BOM). */
   raw: Uint8Array;
   edits: TextEdit[];
+  /** Characters the edited text may have at most. */
+  maxChars: number;
 }
 
 /** The file's new bytes, in its own layout, and a unified diff of the change (or a sentence when it takes too long). */
@@ -27,7 +29,7 @@ const diffTimeMs = 2_000;
 export function editText(input: EditTaskInput): EditTaskOutput {
   const raw = Buffer.from(input.raw.buffer, input.raw.byteOffset, input.raw.byteLength);
   const { layout, text } = parseLayout(raw.toString('utf8'));
-  const edited = applyEdits(text, input.edits);
+  const edited = applyEdits(text, input.edits, input.maxChars);
   const diff = createTwoFilesPatch(input.path, input.path, text, edited, 'original', 'modified', {
     timeout: diffTimeMs,
   });

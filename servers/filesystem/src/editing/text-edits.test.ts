@@ -52,4 +52,16 @@ describe('applyEdits', () => {
       ]),
     ).toThrow(/^Edit 2: oldText was not found/);
   });
+
+  it('refuses a result longer than the cap before building it, for exact and indentation-blind matches', () => {
+    expect(() => applyEdits('a'.repeat(100), [{ oldText: 'a', newText: 'bb', replaceAll: true }], 150)).toThrow(
+      /^The edits would make the file 200 characters long/,
+    );
+    expect(applyEdits('a'.repeat(100), [{ oldText: 'a', newText: 'b', replaceAll: true }], 150)).toBe('b'.repeat(100));
+    const lines = '    a\n'.repeat(100);
+    expect(() => applyEdits(lines, [{ oldText: 'a ', newText: 'b'.repeat(50), replaceAll: true }], 1_000)).toThrow(
+      /^The edits would make the file [\d,]+ characters long/,
+    );
+    expect(applyEdits(lines, [{ oldText: 'a ', newText: 'b', replaceAll: true }], 1_000)).toBe('    b\n'.repeat(100));
+  });
 });

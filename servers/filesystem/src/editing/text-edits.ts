@@ -50,8 +50,19 @@ function looseMatches(lines: readonly string[], oldLines: readonly string[]): nu
   return found;
 }
 
-/** Applies edits in order to LF-only text; each must match exactly once unless it sets replaceAll. */
-export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+/** The sentence for edits whose result would be longer than `maxChars`. */
+function tooLarge(chars: number, maxChars: number): ToolError {
+  return new ToolError(
+    `The edits would make the file ${chars.toLocaleString('en-US')} characters long; edit_file writes at most ${maxChars / 1024 / 1024} MB (${maxChars.toLocaleString('en-US')} characters). Change fewer places at once.`,
+  );
+}
+
+/**
+ * Applies edits in order to LF-only text; each must match exactly once unless it sets replaceAll. The length of each
+ * step's result is worked out before it is built and refused past `maxChars`: replaceAll can multiply a text, and
+ * edits can multiply it again one after the other (a 300 MB text built in a worker made V8 end the whole process).
+ */
+export function applyEdits(text: string, edits: readonly TextEdit[], maxChars = Number.POSITIVE_INFINITY): string {
   let result = text;
   edits.forEach((edit, index) => {
     const which = edits.length > 1 ? `Edit ${index + 1}` : 'The edit';
@@ -65,6 +76,8 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
       );
     }
     if (exact.length > 0) {
+      const projected = result.length + exact.length * (newText.length - oldText.length);
+      if (projected > maxChars) throw tooLarge(projected, maxChars);
       result = edit.replaceAll ? result.split(oldText).join(newText) : result.replace(oldText, () => newText);
       return;
     }
@@ -79,6 +92,15 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
         `${which}: oldText matches ${loose.length} places (ignoring indentation); include more lines to make it unique, or set replaceAll.`,
       );
     }
+    // Each place loses its old lines and gains newText with the first line's indentation.
+    let projected = result.length;
+    for (const start of loose) {
+      const indent = /^\s*/.exec(lines[start] ?? '')?.[0] ?? '';
+      projected += indent.length + newText.length;
+      for (let line = start; line < start + oldLines.length; line++) projected -= (lines[line]?.length ?? 0) + 1;
+      projected += 1;
+    }
+    if (projected > maxChars) throw tooLarge(projected, maxChars);
     for (const start of loose.reverse()) {
       const indent = /^\s*/.exec(lines[start] ?? '')?.[0] ?? '';
       const replacement = newText

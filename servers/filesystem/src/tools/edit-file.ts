@@ -5,7 +5,7 @@ import type { ToolDependencies } from '../dependencies.js';
 import type { EditTaskInput, EditTaskOutput } from '../editing/edit-task.js';
 import { editing, reading } from '../loaded-on-first-use.js';
 
-/** Largest file edit_file loads whole. */
+/** Largest file edit_file loads whole, and the most characters an edit may make it. */
 const maxEditBytes = 10 * 1024 * 1024;
 /** Milliseconds matching the edits and diffing may take, in a worker that is stopped after. */
 const editTimeMs = 15_000;
@@ -61,7 +61,7 @@ export function editFile(dependencies: ToolDependencies) {
       // proportion to the file or the change, and the file's content is untrusted.
       const { content, diff } = await dependencies.workers.run<EditTaskOutput>(
         editTask,
-        { path: file.path, raw, edits } satisfies EditTaskInput,
+        { path: file.path, raw, edits, maxChars: maxEditBytes } satisfies EditTaskInput,
         { signal: context.signal, timeoutMs: editTimeMs, label: 'the edit' },
       );
       if (!dryRun) await writeAtomically(scope, target, content, path);
