@@ -2,6 +2,8 @@
 // neither a worker thread's terminate() nor any JavaScript timer can reach it; a process can always be killed, so
 // each query runs here and the server kills this process at the query's deadline (see ADR 0200).
 
+import { type Stats, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { boundedSentence, quoted } from '../../error-text.js';
 import { serializeQueryResult } from '../../query-result.js';
@@ -13,32 +15,68 @@ import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
 import { answerRequests } from './worker-requests.js';
 
 let connection: SqliteConnection | undefined;
+let settings: SqliteConnectionOptions | undefined;
+/** Which file the connection opened (device and inode), to see the path name another one later. */
+let opened: Stats | undefined;
+
+/**
+ * The connection to the file at the configured path now. A file replaced there (a backup restored by renaming a copy
+ * over it, a tool that writes a new file) is opened again: the connection kept reading, and with --allow-write writing,
+ * the old file, unlinked, while a worker started later read the new one, so calls answered from two files. A file gone
+ * from the path is said to be gone instead of served from the unlinked copy.
+ */
+function currentConnection(wanted: SqliteConnectionOptions): SqliteConnection {
+  const now = statSync(wanted.file, { throwIfNoEntry: false });
+  if (now === undefined) {
+    throw new StatementError(
+      `The database file ${basename(wanted.file)} is no longer there (deleted or moved since the server opened it): put it back, or start the server on its new path.`,
+    );
+  }
+  if (connection !== undefined && opened !== undefined && now.ino === opened.ino && now.dev === opened.dev) {
+    return connection;
+  }
+  connection?.close();
+  connection = undefined;
+  try {
+    connection = new SqliteConnection(wanted);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StatementError(
+      `The database file ${basename(wanted.file)} was replaced by one SQLite cannot open (${quoted(reason)}).`,
+    );
+  }
+  opened = now;
+  return connection;
+}
 
 function handle(request: WorkerRequest): unknown {
   if (request.op === 'open') {
     connection = new SqliteConnection(request.options as SqliteConnectionOptions);
+    settings = request.options as SqliteConnectionOptions;
+    opened = statSync(settings.file);
     return true;
   }
-  if (!connection) throw new Error('The worker has no open connection.');
+  if (!settings) throw new Error('The worker has no open connection.');
+  const active = currentConnection(settings);
   switch (request.op) {
     case 'query':
-      return connection.query(request.query);
+      return active.query(request.query);
     case 'render_query':
       // The finished tool result, so that the server passes two strings on instead of copying rows.
-      return serializeQueryResult(connection.query(request.query), {
+      return serializeQueryResult(active.query(request.query), {
         ...request.render,
         requested: request.query.maxRows,
       });
     case 'explain':
-      return connection.explain(request.query);
+      return active.explain(request.query);
     case 'execute':
-      return connection.execute(request.query);
+      return active.execute(request.query);
     case 'list_tables':
-      return catalogRead(connection, listTables);
+      return catalogRead(active, listTables);
     case 'describe_table':
-      return catalogRead(connection, (db) => describeTable(db, request.name) ?? null);
+      return catalogRead(active, (db) => describeTable(db, request.name) ?? null);
     case 'schema':
-      return catalogRead(connection, schemaText);
+      return catalogRead(active, schemaText);
   }
 }
 
