@@ -27,6 +27,9 @@ describe('addressRefusal', () => {
     '::ffff:a9fe:a9fe',
     '64:ff9b::7f00:1',
     '2002:7f00:1::',
+    // IPv4-compatible (::/96, deprecated): a host with a 6-in-4 tunnel (sit0) sends them to the IPv4 address.
+    '::7f00:1',
+    '::10.0.0.1',
   ])('refuses %s by default', (address) => {
     expect(addressRefusal(address, strict)).toBeDefined();
   });
@@ -45,6 +48,7 @@ describe('addressRefusal', () => {
       /carries the cloud metadata address 169.254.169.254/,
     );
     expect(addressRefusal('2002:a9fe:a9fe::', intranet)).toMatch(/carries the cloud metadata address 169.254.169.254/);
+    expect(addressRefusal('::a9fe:a9fe', intranet)).toMatch(/carries the cloud metadata address 169.254.169.254/);
     expect(addressRefusal('64:ff9b::808:808', intranet)).toBeUndefined();
   });
 });

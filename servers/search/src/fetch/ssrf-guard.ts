@@ -42,13 +42,36 @@ export function addressRefusal(address: string, policy: AddressPolicy): string |
   if (embedded && metadataAddresses.has(embedded)) return `${normal} carries the cloud metadata address ${embedded}`;
   if (policy.allowPrivate) return undefined;
   const range = parsed.range();
+  const compatible = ipv4Compatible(parsed);
+  if (compatible) {
+    const carried = ipaddr.parse(compatible).range();
+    return carried === 'unicast' ? undefined : `${normal} carries the ${describeRange(carried)} address ${compatible}`;
+  }
   if (range === 'unicast') return undefined;
   return `${normal} is a ${describeRange(range)} address`;
 }
 
-/** The IPv4 address that a NAT64 (64:ff9b::/96) or 6to4 (2002::/16) address reaches through its gateway. */
+/**
+ * The IPv4 address of an IPv4-compatible IPv6 address (`::a.b.c.d`, deprecated; not `::` or `::1`): ipaddr.js calls
+ * them unicast, but a host with a 6-in-4 tunnel (sit0) sends them to the IPv4 address, so they are judged by it.
+ */
+function ipv4Compatible(parsed: ReturnType<typeof ipaddr.process>): string | undefined {
+  if (parsed.kind() !== 'ipv6') return undefined;
+  const parts = (parsed as import('ipaddr.js').IPv6).parts;
+  if (parts.slice(0, 6).some((part) => part !== 0)) return undefined;
+  const [high = 0, low = 0] = parts.slice(6);
+  if (high === 0 && low <= 1) return undefined;
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+}
+
+/**
+ * The IPv4 address that a NAT64 (64:ff9b::/96) or 6to4 (2002::/16) address reaches through its gateway, or that an
+ * IPv4-compatible one carries.
+ */
 function embeddedIpv4(parsed: ReturnType<typeof ipaddr.process>): string | undefined {
   if (parsed.kind() !== 'ipv6') return undefined;
+  const compatible = ipv4Compatible(parsed);
+  if (compatible) return compatible;
   const parts = (parsed as import('ipaddr.js').IPv6).parts;
   const range = parsed.range();
   const pair = range === 'rfc6052' ? [parts[6], parts[7]] : range === '6to4' ? [parts[1], parts[2]] : undefined;
