@@ -193,7 +193,7 @@ function describeHits(
         row.path.startsWith(candidate.endsWith(sep) ? candidate : candidate + sep),
       );
       // The marks of a match are U+E000 and U+E001: the file's own are shown as U+FFFD, never read as marks.
-      const chunks = highlightChunks(passage.body.replace(/[\uE000\uE001]/g, '\uFFFD'));
+      const chunks = highlightChunks(passage.body.replace(/[\uE000\uE001]/g, '\uFFFD'), highlightChunksPerHit);
       chunksOf.set(index, chunks);
       chunks.forEach((chunk, number) => {
         statements.insertHit.run(
@@ -248,8 +248,14 @@ function describeHits(
  * this size, and its hit shows its first chunk that matches. A passage of the usual size (1,200 characters) is one chunk.
  */
 const highlightChunkCharacters = 2000;
-/** Highlight chunks of one hit's passage at most (rowids `hit * chunksPerHit + chunk`): more than 1 GiB of text. */
-const chunksPerHit = 1 << 20;
+/**
+ * Chunks of one passage highlighted at most: its first 64 KB or so. A match past them (in a line longer than that)
+ * shows the passage's start without bold, at the passage's first line; the hit stays. Highlighting whole 1 MiB lines
+ * took 3.6 to 5.2 s for a page of 50 of them on a quiet machine, past the search's deadline on a loaded one.
+ */
+const highlightChunksPerHit = 32;
+/** Rowids of the highlight table: `hit * chunksPerHit + chunk`. */
+const chunksPerHit = 1 << 16;
 
 /** A stretch of a passage highlighted on its own, and the line breaks of the passage before it. */
 interface HighlightChunk {
@@ -258,14 +264,14 @@ interface HighlightChunk {
 }
 
 /**
- * A passage cut into chunks of at most `highlightChunkCharacters`, each cut at the last white space of its second
+ * The first `maxChunks` chunks of a passage, each of at most `highlightChunkCharacters`, each cut at the last white space of its second
  * half (so words stay whole), else at the limit without splitting a surrogate pair.
  */
-export function highlightChunks(body: string): HighlightChunk[] {
+export function highlightChunks(body: string, maxChunks: number): HighlightChunk[] {
   if (body.length <= highlightChunkCharacters) return [{ text: body, linesBefore: 0 }];
   const chunks: HighlightChunk[] = [];
   let linesBefore = 0;
-  for (let start = 0; start < body.length; ) {
+  for (let start = 0; start < body.length && chunks.length < maxChunks; ) {
     let end = Math.min(start + highlightChunkCharacters, body.length);
     if (end < body.length) {
       let space = end;
