@@ -13,6 +13,16 @@ const readyWaitMs = 15_000;
  */
 export const maxPagedResults = 10_000;
 
+/** Characters of a search answer, text and structured content together. */
+const searchBudget = 20_000;
+/**
+ * Characters of a page's hits (each counted twice: its line of text and its structured entry) within the budget; the
+ * rest is room for the notes and the cursor. A page of 50 ordinary hits was larger than the budget, which cut it to
+ * 32 hits while the cursor went on 50 later: 36 of 120 files were never shown. A page now ends at the last hit that
+ * fits and its cursor goes on from there.
+ */
+const hitsBudget = searchBudget - 2_000;
+
 const invalidCursor = 'The cursor is not valid: pass back exactly the nextCursor of an earlier answer, or omit it.';
 
 /**
@@ -49,7 +59,7 @@ export function search(index: SearchIndex) {
         .describe('Only files whose path relative to its directory matches this glob, e.g. "docs/**/*.md"'),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    budget: 20_000,
+    budget: searchBudget,
     truncationHint: 'Lower limit, narrow the query or use path_glob.',
     async handler({ query, limit = 10, cursor, path_glob }, { signal, progress }) {
       let offset = 0;
@@ -69,28 +79,41 @@ export function search(index: SearchIndex) {
         { query, limit, offset, ...(path_glob ? { pathGlob: path_glob } : {}) },
         { signal },
       );
-      const pagedOn = page.more && offset + limit < maxPagedResults;
-      const nextCursor = pagedOn ? encodeCursor({ offset: offset + limit, query }) : undefined;
+      const hits: SearchHit[] = [];
+      const hitLines: string[] = [];
+      let size = 0;
+      for (const hit of page.hits) {
+        const line = formatHit(hit, offset + hits.length + 1);
+        const cost = line.length + JSON.stringify(hit).length + 2;
+        if (hits.length > 0 && size + cost > hitsBudget) break;
+        hits.push(hit);
+        hitLines.push(line);
+        size += cost;
+      }
+      const more = page.more || hits.length < page.hits.length;
+      const next = offset + hits.length;
+      const pagedOn = more && next < maxPagedResults;
+      const nextCursor = pagedOn ? encodeCursor({ offset: next, query }) : undefined;
       const lines: string[] = [];
       if (!ready) lines.push('[The first indexing run is still going: results cover only the files indexed so far.]');
-      if (page.hits.length === 0) {
+      if (hits.length === 0) {
         lines.push(
           offset > 0
             ? 'No more results.'
             : `No results for ${JSON.stringify(query)}. Try other words, fewer words, or a prefix* term.`,
         );
       } else {
-        lines.push(...page.hits.map((hit, index) => formatHit(hit, offset + index + 1)));
+        lines.push(...hitLines);
       }
       if (nextCursor) lines.push(`[More results: call search again with cursor "${nextCursor}".]`);
-      else if (page.more) {
+      else if (more) {
         lines.push(
           `[More results follow, but only the first ${maxPagedResults} are paged: narrow the query or use path_glob.]`,
         );
       }
       return {
         content: [{ type: 'text' as const, text: lines.join('\n') }],
-        structuredContent: { results: page.hits, ...(nextCursor ? { nextCursor } : {}) },
+        structuredContent: { results: hits, ...(nextCursor ? { nextCursor } : {}) },
       };
     },
   });
