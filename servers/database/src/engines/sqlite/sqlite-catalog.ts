@@ -20,9 +20,9 @@ export function isLockError(error: unknown): boolean {
 export function listTables(db: Database.Database): TableSummary[] {
   const objects = db
     .prepare(
-      "SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+      "SELECT name, type, sql LIKE 'CREATE VIRTUAL TABLE%' AS virtual FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
     )
-    .all() as { name: string; type: 'table' | 'view' }[];
+    .all() as { name: string; type: 'table' | 'view'; virtual: number | null }[];
   const statistics = new Map<string, number>();
   const hasStatistics = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get() !== undefined;
   if (hasStatistics) {
@@ -37,8 +37,10 @@ export function listTables(db: Database.Database): TableSummary[] {
       statistics.clear();
     }
   }
-  return objects.map(({ name, type }) => {
-    if (type === 'view') return { schema: 'main', name, type, rows: null, estimated: false };
+  return objects.map(({ name, type, virtual }) => {
+    // Counting a view runs it, and counting a virtual table runs its module, which can read anything: an FTS5 table
+    // whose external content is a view over a recursive CTE never finished, and held every list_tables to its deadline.
+    if (type === 'view' || virtual === 1) return { schema: 'main', name, type, rows: null, estimated: false };
     const estimate = statistics.get(name);
     if (estimate !== undefined) return { schema: 'main', name, type, rows: estimate, estimated: true };
     // count(*) of a whole table walks the b-tree without reading rows: milliseconds even for millions of rows. A
