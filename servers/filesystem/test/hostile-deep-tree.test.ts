@@ -48,3 +48,31 @@ describe('a hostile tree deeper than the path limit', () => {
     expect(tree.startsWith(`${folder}/\n  ${folder}/\n`)).toBe(true);
   });
 });
+
+describe('a hostile folder whose name is not UTF-8', () => {
+  let fixture: Fixture;
+  let server: KitServer;
+  let client: TestClient;
+  beforeEach(async () => {
+    fixture = createFixture();
+    // Node reads such a name back with U+FFFD, which names nothing on disk: the folder cannot be opened by it.
+    execFileSync('python3', [
+      '-c',
+      `import os\nos.makedirs(os.path.join(${JSON.stringify(fixture.root)}.encode(), b'hidden-\\xff'))\nopen(os.path.join(${JSON.stringify(fixture.root)}.encode(), b'hidden-\\xff', b'inside.txt'), 'w').write('needle inside\\n')\n`,
+    ]);
+    server = await createFilesystemServer({ directories: [fixture.root], logLevel: 'error' });
+    client = await connectTestClient(server);
+  });
+  afterEach(async () => {
+    await client.close();
+    await server.close();
+    fixture.cleanup();
+  });
+
+  it('says that a folder could not be entered instead of searching around it in silence', async () => {
+    const grep = resultText(await client.callTool('grep', { pattern: 'needle inside', path: '.' }));
+    expect(grep).toMatch(/^No matches found.*\n\[note: 1 directory could not be opened and was not entered/);
+    const search = resultText(await client.callTool('search_files', { path: '.', pattern: 'inside.txt' }));
+    expect(search).toMatch(/^No matches found\n\[note: 1 directory could not be opened and was not entered/);
+  });
+});

@@ -50,7 +50,7 @@ export function directoryTree(dependencies: ToolDependencies) {
       const { treeEntries, readBudget } = dependencies.limits;
       const slice = new TimeSlice(context.signal, dependencies.limits.walkTimeMs);
       const ignore = args.includeIgnored ? undefined : IgnoreRules.forRoot(scope.directoryOf(root), root);
-      const notEntered = { directories: 0 };
+      const notEntered = { directories: 0, unopened: 0 };
       const top: TreeNode[] = [];
       const stack: TreeNode[][] = [top];
       const lines: string[] = [];

@@ -126,7 +126,7 @@ export function grep(dependencies: ToolDependencies) {
         pendingJob = [];
       };
       const ignore = args.includeIgnored || onlyName ? undefined : IgnoreRules.forRoot(scope.directoryOf(root), root);
-      const notEntered = { directories: 0 };
+      const notEntered = { directories: 0, unopened: 0 };
       let running = true;
       const stopForTime = () => {
         running = false;

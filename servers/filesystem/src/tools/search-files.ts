@@ -37,7 +37,7 @@ export function searchFiles(dependencies: ToolDependencies) {
       const slice = new TimeSlice(context.signal, dependencies.limits.walkTimeMs);
       const top = scope.directoryOf(root);
       const ignore = args.includeIgnored ? undefined : IgnoreRules.forRoot(top, root);
-      const notEntered = { directories: 0 };
+      const notEntered = { directories: 0, unopened: 0 };
       const found: string[] = [];
       let chars = 0;
       let last: string | undefined;

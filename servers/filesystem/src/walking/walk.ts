@@ -37,9 +37,10 @@ export interface WalkOptions {
   /**
    * Counts the directories listed but not entered because a path below them would pass the system's limit (a tree
    * made one level at a time can be deeper than any path; nothing in it could be used by path, and walking it
-   * thousands of levels deep ran the nested generators out of stack).
+   * thousands of levels deep ran the nested generators out of stack), and those that could not be opened (a name
+   * that is not UTF-8 reads back with U+FFFD and names nothing; no permission; swapped for a link meanwhile).
    */
-  notEntered?: { directories: number };
+  notEntered?: { directories: number; unopened: number };
 }
 
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
@@ -102,10 +103,21 @@ function list(directory: Opened): Dirent[] {
 }
 
 /** The note a walk's answer ends with when it left directories out for their depth, or ''. */
-export function notEnteredNote(notEntered: { directories: number }): string {
+export function notEnteredNote(notEntered: { directories: number; unopened: number }): string {
+  const notes: string[] = [];
   const count = notEntered.directories;
-  if (count === 0) return '';
-  return `\n[note: ${count} ${count === 1 ? 'directory was' : 'directories were'} not entered: ${count === 1 ? 'its path passes' : 'their paths pass'} the system's ${maxPathBytes.toLocaleString('en-US')}-byte limit, so nothing below could be opened by path]`;
+  if (count > 0) {
+    notes.push(
+      `${count} ${count === 1 ? 'directory was' : 'directories were'} not entered: ${count === 1 ? 'its path passes' : 'their paths pass'} the system's ${maxPathBytes.toLocaleString('en-US')}-byte limit, so nothing below could be opened by path`,
+    );
+  }
+  const unopened = notEntered.unopened;
+  if (unopened > 0) {
+    notes.push(
+      `${unopened} ${unopened === 1 ? 'directory' : 'directories'} could not be opened and ${unopened === 1 ? 'was' : 'were'} not entered (a name that is not valid UTF-8, no permission, or changed during the walk)`,
+    );
+  }
+  return notes.map((note) => `\n[note: ${note}]`).join('');
 }
 
 /**
@@ -168,7 +180,10 @@ function* walkDirectory(
       continue;
     }
     const child = openChild(directory, entry.name, path);
-    if (!child) continue;
+    if (!child) {
+      if (options.notEntered) options.notEntered.unopened++;
+      continue;
+    }
     try {
       yield* walkDirectory(options, child, entryRelative, depth + 1, maxDepth, rules, resuming ? resumeRest : []);
     } finally {
