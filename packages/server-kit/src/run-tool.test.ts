@@ -50,6 +50,40 @@ describe('runTool', () => {
     expect(await result).toEqual({ content: [{ type: 'text', text: 'hi' }] });
   });
 
+  it('holds an error sentence to the budget: a ToolError quoting a huge value is cut and says so', async () => {
+    const huge = `No row matches ${'x'.repeat(1_000_000)}.`;
+    for (const handler of [
+      () => {
+        throw new ToolError(huge);
+      },
+      async () => {
+        throw new ToolError(huge);
+      },
+    ]) {
+      const result = await runTool(registered(handler), { text: 'hi' }, options, () => context, undefined);
+      const text = (result.content[0] as { text: string }).text;
+      expect(result.isError).toBe(true);
+      expect(text.length).toBeLessThanOrEqual(options.budget);
+      expect(text).toMatch(/^No row matches x+/);
+      const note = /\[the message was cut: showed ([\d,]+) of 1,000,016 characters\]$/.exec(text);
+      expect(note).not.toBeNull();
+      const shown = Number(note?.[1]?.replaceAll(',', ''));
+      expect(shown).toBeGreaterThan(800);
+      expect(text).toBe(`${huge.slice(0, shown)} ${note?.[0]}`);
+    }
+    // A sentence within the budget is left as it is.
+    const short = await runTool(
+      registered(() => {
+        throw new ToolError('No row matches.');
+      }),
+      { text: 'hi' },
+      options,
+      () => context,
+      undefined,
+    );
+    expect(short).toEqual({ content: [{ type: 'text', text: 'No row matches.' }], isError: true });
+  });
+
   it('builds no context for arguments that fail the schema', () => {
     const contextOf = vi.fn(() => context);
     const result = runTool(

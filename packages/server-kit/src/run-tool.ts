@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import { cutAtBoundary } from './budget.js';
 import type { ToolContext } from './context.js';
 import { ToolError } from './errors.js';
 import { isThenable } from './is-thenable.js';
@@ -54,7 +55,10 @@ function runChecked<Source>(
   source: Source,
 ): CallToolResult | Promise<CallToolResult> {
   if (!parsed.success) {
-    return errorResult(`Invalid arguments for tool "${registered.definition.name}": ${parsed.message}.`);
+    return boundedError(
+      `Invalid arguments for tool "${registered.definition.name}": ${parsed.message}.`,
+      registered.definition.budget ?? options.budget,
+    );
   }
   const context = contextOf(source);
   // A cancel read in the same chunk as its request aborts the signal before the handler runs; an aborted signal fires
@@ -64,12 +68,12 @@ function runChecked<Source>(
   try {
     value = registered.definition.handler(parsed.data, context);
   } catch (error) {
-    return failure(registered, error, context, options.log);
+    return failure(registered, error, context, options);
   }
   if (!isThenable(value)) return settle(registered, value as ToolReturn, context, options);
   return Promise.resolve(value).then(
     (returned) => settle(registered, returned as ToolReturn, context, options),
-    (error: unknown) => failure(registered, error, context, options.log),
+    (error: unknown) => failure(registered, error, context, options),
   );
 }
 
@@ -116,17 +120,37 @@ function settle(
     }
     return applyBudget(result, budget, registered.budgetOptions);
   } catch (error) {
-    return failure(registered, error, context, options.log);
+    return failure(registered, error, context, options);
   }
 }
 
 /** A handler's failure as the model reads it: a ToolError's message, a cancellation, or a logged internal error. */
-function failure(registered: RegisteredTool, error: unknown, context: ToolContext, log: Logger): CallToolResult {
+function failure(
+  registered: RegisteredTool,
+  error: unknown,
+  context: ToolContext,
+  options: RunToolOptions,
+): CallToolResult {
   const { name } = registered.definition;
-  if (ToolError.isInstance(error)) return errorResult(error.message);
+  if (ToolError.isInstance(error)) return boundedError(error.message, registered.definition.budget ?? options.budget);
   if (context.signal.aborted) return cancelled(name);
-  log.error(`Tool "${name}" threw an unexpected error`, error);
+  options.log.error(`Tool "${name}" threw an unexpected error`, error);
   return errorResult(`The tool "${name}" failed with an internal error; the server's log has the details.`);
+}
+
+/**
+ * An error result whose sentence fits the tool's budget. Error results do not go through `applyBudget` (there is
+ * nothing to page), and a sentence can quote what it was given: a ToolError built from a huge argument or an engine's
+ * message that repeats its input, or a schema's complaint naming a huge key. Past the budget the sentence is cut at a
+ * clean boundary and says so.
+ */
+function boundedError(message: string, budget: number): CallToolResult {
+  if (message.length <= budget) return errorResult(message);
+  const total = message.length.toLocaleString('en-US');
+  const note = (shown: number) =>
+    ` [the message was cut: showed ${shown.toLocaleString('en-US')} of ${total} characters]`;
+  const kept = cutAtBoundary(message, Math.max(0, budget - note(budget).length));
+  return errorResult(`${kept}${note(kept.length)}`);
 }
 
 /** The result of a call whose client cancelled it (the SDK does not send it on; it is the handler's answer in tests). */
