@@ -89,6 +89,15 @@ describe('pages within the character budget', () => {
     expect(text.match(/read the rest with read_text_file offset=\d+/g)).toHaveLength(20);
   });
 
+  it('read_text_file tail shows the end of a long line that is not the last, and says it is only its end', async () => {
+    // The backward read stops after budget x 4 bytes, inside the long line: it was dropped as partial, and tail 2
+    // answered one line without a note.
+    writeFileSync(join(fixture.root, 'long-line.txt'), `head\n${'a'.repeat(50_000)}\nbbbbbbbbbb\n`);
+    const text = resultText(await client.callTool('read_text_file', { path: 'long-line.txt', tail: 2 }));
+    expect(text).toMatch(/^a{4989}\nbbbbbbbbbb\n\[truncated: the last 2 lines exceed the 5,000-character budget; /);
+    expect(text).toContain('the first of them only its end (cut at the budget)');
+  });
+
   it('grep ends a page before a match whose context lines would pass the budget', async () => {
     // The budget was checked before each match, and a match brings up to 41 lines of 400 characters: the page after
     // it passed the safety net, which cut the last match, the summary and the cursor.

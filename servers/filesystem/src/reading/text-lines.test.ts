@@ -58,7 +58,21 @@ describe('readLines', () => {
     const long = await read(`y${'x'.repeat(300_000)}\n`, { tail: 1, budget: 100 });
     expect(long).toMatchObject({ text: 'x'.repeat(100), more: true, budgetCut: true });
     const lines = await read(`first\n${'x'.repeat(300)}\nlast\n`, { tail: 2, budget: 100 });
-    expect(lines).toMatchObject({ text: 'last', more: true, budgetCut: true });
+    expect(lines).toMatchObject({ text: `${'x'.repeat(95)}\nlast`, more: true, budgetCut: true, firstLineCut: true });
+    const fits = await read(`first\n${'x'.repeat(30)}\nlast\n`, { tail: 2, budget: 100 });
+    expect(fits).toMatchObject({ text: `${'x'.repeat(30)}\nlast`, more: false, budgetCut: false, firstLineCut: false });
+  });
+
+  it('shows the end of a long line that is not the last when the backward read stops on its byte cap', async () => {
+    // The read backwards stops after budget x 4 bytes; the cut line it ends in was dropped as partial, so tail 2
+    // answered one line with more: false, and nobody was told a line was missing.
+    const content = `head\n${'a'.repeat(500_000)}\nbbbbbbbbbb\n`;
+    const result = await read(content, { tail: 2, budget: 100_000 });
+    expect(result).toMatchObject({ more: true, budgetCut: true, firstLineCut: true });
+    expect(result.text).toBe(`${'a'.repeat(100_000 - 11)}\nbbbbbbbbbb`);
+    // A cut that falls between the halves of a surrogate pair does not show half of it (997 characters of room).
+    const wide = await read(`head\n${'😀'.repeat(300_000)}\nend\n`, { tail: 2, budget: 1_001 });
+    expect(wide.text).toBe(`${'😀'.repeat(498)}\nend`);
   });
 
   it('decodes characters split across read chunks', async () => {

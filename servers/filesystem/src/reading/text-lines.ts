@@ -33,6 +33,8 @@ export interface LinesRead {
   more: boolean;
   /** True when the budget, not the window, ended the read. */
   budgetCut: boolean;
+  /** For tail: the first line shown is only the end of its line (it did not fit the budget whole). */
+  firstLineCut?: boolean;
 }
 
 const chunkSize = 64 * 1024;
@@ -179,23 +181,39 @@ async function readTail(
   if (position === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  // The first line is probably partial; when it is the only one, it is longer than the budget and its end is shown.
-  if (position > 0 && lines.length > 1) lines.shift();
-  let selected = lines.slice(-count);
+  // Unless the read reached the start of the file, its first line is partial: the read stopped on its byte cap (or had
+  // enough line breaks, and then that line is not among the last `count`).
+  const startUnread = position > 0 && lines.length <= count;
+  const selected = lines.slice(-count);
+  // The newest lines that fit whole; the next older one, if it does not fit whole (or its start was never read), shows
+  // its end in the room left, and the answer says so.
+  const shown: string[] = [];
+  let used = 0;
   let budgetCut = false;
-  let chars = selected.reduce((sum, line) => sum + line.length + 1, 0);
-  while (chars > budget && selected.length > 1) {
-    chars -= (selected[0]?.length ?? 0) + 1;
-    selected = selected.slice(1);
+  let firstLineCut = false;
+  for (let index = selected.length - 1; index >= 0; index--) {
+    const line = selected[index] ?? '';
+    const separator = shown.length > 0 ? 1 : 0;
+    const partial = startUnread && index === 0;
+    if (!partial && used + separator + line.length <= budget) {
+      shown.unshift(line);
+      used += separator + line.length;
+      continue;
+    }
     budgetCut = true;
+    const room = budget - used - separator;
+    if (room > 0) {
+      shown.unshift(endOf(line, room));
+      firstLineCut = true;
+    }
+    break;
   }
-  const only = selected[0];
-  if (only !== undefined && only.length > budget) {
-    // One line longer than the whole budget: its end, without half of a surrogate pair at the start.
-    let end = only.slice(-budget);
-    if (/^[\udc00-\udfff]/.test(end)) end = end.slice(1);
-    selected = [end];
-    budgetCut = true;
-  }
-  return { text: selected.join('\n'), firstLine: 0, lastLine: 0, more: budgetCut, budgetCut };
+  return { text: shown.join('\n'), firstLine: 0, lastLine: 0, more: budgetCut, budgetCut, firstLineCut };
+}
+
+/** The last `room` characters of a line, without half of a surrogate pair at the start. */
+function endOf(line: string, room: number): string {
+  if (line.length <= room) return line;
+  const end = line.slice(-room);
+  return /^[\udc00-\udfff]/.test(end) ? end.slice(1) : end;
 }

@@ -40,7 +40,8 @@ export function readTextFile(dependencies: ToolDependencies, name = 'read_text_f
         const read = await readLines(file.handle, { ...args, budget, signal: context.signal, size: file.stats.size });
         if (!read.more) return read.text;
         if (args.tail !== undefined) {
-          return `${read.text}\n[truncated: the last ${args.tail} lines exceed the ${budget.toLocaleString('en-US')}-character budget; showed the final ones. Use offset and limit for the rest.]`;
+          const first = read.firstLineCut ? ', the first of them only its end (cut at the budget)' : '';
+          return `${read.text}\n[truncated: the last ${args.tail} lines exceed the ${budget.toLocaleString('en-US')}-character budget; showed the final ones${first}. Use offset and limit for the rest.]`;
         }
         const windowEnded = !read.budgetCut;
         if (windowEnded) return read.text;
