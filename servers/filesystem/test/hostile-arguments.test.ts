@@ -38,10 +38,18 @@ describe('hostile arguments', () => {
       const result = await client.callTool(tool, args);
       const elapsed = performance.now() - started;
       expect(result.isError, tool).toBe(true);
-      expect(resultText(result), tool).toMatch(/^The path is 120,\d{3} characters long; a path has at most 4,096/);
+      expect(resultText(result), tool).toMatch(
+        /^The path is 120,\d{3} bytes long \(120,\d{3} characters\); a path must be shorter than 4,096 bytes/,
+      );
       expect(resultText(result).length, tool).toBeLessThan(1_000);
       expect(elapsed, `${tool} took ${Math.round(elapsed)} ms`).toBeLessThan(2_000);
     }
+    // The limit counts bytes: a path of 2,100 two-byte characters is refused though it has fewer than 4,096
+    // characters, and the sentence gave only its characters, which read as under the limit.
+    const wide = await client.callTool('read_text_file', { path: `${fixture.root}/${'é'.repeat(2_100)}` });
+    expect(resultText(wide)).toMatch(
+      /^The path is 4,2\d\d bytes long \(2,1\d\d characters\); a path must be shorter than 4,096 bytes/,
+    );
     // Positive control: a long path that names a real file within the limit is read.
     const deep = join(fixture.root, ...Array.from({ length: 30 }, () => 'd'.repeat(100)));
     mkdirSync(deep, { recursive: true });

@@ -38,9 +38,12 @@ export interface WriteTarget {
 /** Characters of a path as passed (a `file://` URI percent-encodes up to three characters a byte). */
 const maxPathChars = 3 * maxPathBytes;
 
-function tooLong(characters: number): ToolError {
+/** The refusal of a path past the limit: its length in bytes, which the limit counts, and never the path itself. */
+function tooLong(pathText: string): ToolError {
+  const bytes = Buffer.byteLength(pathText).toLocaleString('en-US');
+  const characters = pathText.length.toLocaleString('en-US');
   return new ToolError(
-    `The path is ${characters.toLocaleString('en-US')} characters long; a path has at most ${maxPathBytes.toLocaleString('en-US')} bytes on this system. Pass a shorter path, relative to an allowed directory.`,
+    `The path is ${bytes} bytes long (${characters} characters); a path must be shorter than ${maxPathBytes.toLocaleString('en-US')} bytes on this system. Pass a shorter path, relative to an allowed directory.`,
   );
 }
 
@@ -109,7 +112,7 @@ export class Scope {
    * ancestor of tens of thousands of missing components took one call per component, and quoting it back megabytes.
    */
   absolute(requested: string): string {
-    if (requested.length > maxPathChars) throw tooLong(requested.length);
+    if (requested.length > maxPathChars) throw tooLong(requested);
     if (requested.includes('\0')) throw new ToolError('The path contains a NUL character; pass a plain path.');
     const expanded = expandHome(requested.trim() === '' ? '.' : requested);
     let absolute: string;
@@ -121,7 +124,7 @@ export class Scope {
         throw new ToolError(`${requested} is not a file URI of this machine; pass a plain path.`);
       }
     } else absolute = path.resolve(this.directories[0] ?? process.cwd(), expanded);
-    if (Buffer.byteLength(absolute) >= maxPathBytes) throw tooLong(absolute.length);
+    if (Buffer.byteLength(absolute) >= maxPathBytes) throw tooLong(absolute);
     return absolute;
   }
 
