@@ -89,6 +89,33 @@ describe('pages within the character budget', () => {
     expect(text.match(/read the rest with read_text_file offset=\d+/g)).toHaveLength(20);
   });
 
+  it('read_multiple_files lists the files whose paths do not fit the budget as not shown, and stays within it', async () => {
+    // Each file kept at least 100 characters of content after its path: 30 paths of about 1,000 characters passed
+    // the budget on their own, and the answer passed the safety net, which cut the last files and their notes.
+    const folder = join('texts', ...Array.from({ length: 4 }, (_, index) => `${'d'.repeat(240)}${index}`));
+    mkdirSync(join(fixture.root, folder), { recursive: true });
+    const paths = Array.from({ length: 30 }, (_, index) => join(folder, `file-${index}.txt`));
+    for (const file of paths) writeFileSync(join(fixture.root, file), 'words and more words\n'.repeat(100));
+    const text = resultText(await client.callTool('read_multiple_files', { paths }));
+    expect(text).not.toMatch(/\[truncated: showed [\d,]+ of [\d,]+ characters/);
+    expect(text.length).toBeLessThanOrEqual(readBudget);
+    const shown = paths.filter((file) => text.includes(`${file}:\nwords and more words\n`));
+    expect(shown).toEqual(paths.slice(0, shown.length));
+    expect(shown.length).toBeGreaterThan(1);
+    expect(text.match(/read the rest with read_text_file offset=\d+/g)).toHaveLength(shown.length);
+    expect(text).toMatch(
+      new RegExp(
+        `\\[not shown: files ${shown.length + 1}-30 of the 30 asked for; .*Ask for fewer files at a time\\.\\]$`,
+      ),
+    );
+    // A file that fails quotes its path twice (before its error and in it): the answer still ends within the budget.
+    const missing = paths.map((file) => `${file}.missing`);
+    const errors = resultText(await client.callTool('read_multiple_files', { paths: missing }));
+    expect(errors.length).toBeLessThanOrEqual(readBudget);
+    expect(errors).toMatch(/^texts\/d+0\/.*: Error - /);
+    expect(errors).toMatch(/\[not shown: files \d+-30 of the 30 asked for; /);
+  });
+
   it('read_text_file tail shows the end of a long line that is not the last, and says it is only its end', async () => {
     // The backward read stops after budget x 4 bytes, inside the long line: it was dropped as partial, and tail 2
     // answered one line without a note.
