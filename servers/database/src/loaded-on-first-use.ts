@@ -34,3 +34,6 @@ export const tableText = once(() => import('./table-text.js'));
 
 /** How much of a value an error sentence quotes (a name the model sent, echoed in a refusal). */
 export const errorText = once(() => import('./error-text.js'));
+
+/** How a name from the catalog is shown (list_tables, describe_table, the table resources), and found as shown. */
+export const catalogNames = once(() => import('./catalog-names.js'));

@@ -1,9 +1,10 @@
+import { catalogNameText as shown } from './catalog-names.js';
 import type { TableDescription } from './engines/engine.js';
-import { catalogNameText as shown } from './tools/list-tables.js';
 
 /**
  * A table's description as compact text: columns with types and constraints, keys, indexes. Every name and default
- * comes from the file, so one with a line break is quoted and cannot add a line of its own.
+ * comes from the file, so one with a line break is quoted and cannot add a line of its own, and one longer than
+ * `catalogNameChars` is shown by its head (the structured content keeps it whole, within the kit's budget).
  */
 export function tableDescriptionText(table: TableDescription): string {
   const lines = [

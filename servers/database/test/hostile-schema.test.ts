@@ -77,6 +77,16 @@ function longNames(directory: string): { file: string; names: string[] } {
   return { file, names };
 }
 
+/** Tables a1, a2, one named "b" and 300,000 n's (three times the result budget), c1 and c2. */
+function oneHugeName(directory: string): { file: string; huge: string } {
+  const file = join(directory, 'huge-name.sqlite');
+  const huge = `b${'n'.repeat(300_000)}`;
+  const db = new Database(file);
+  db.exec(['a1', 'a2', huge, 'c1', 'c2'].map((name) => `CREATE TABLE ${name} (id INTEGER, note TEXT);`).join('\n'));
+  db.close();
+  return { file, huge };
+}
+
 type Listed = { name: string; rows: number | null; type: string };
 
 /** Every table list_tables shows, following its cursors. */
@@ -100,10 +110,12 @@ describe('catalog tools on a hostile database file', () => {
   const long = longNames(directory);
   const statisticsFile = strangeStatistics(directory);
   const largeSchemaFile = largeSchema(directory);
+  const hugeName = oneHugeName(directory);
   let catalog: TestClient;
   let client: TestClient;
   let statistics: TestClient;
   let large: TestClient;
+  let huge: TestClient;
 
   beforeAll(async () => {
     const limits = { timeoutMs: 10_000 };
@@ -113,12 +125,14 @@ describe('catalog tools on a hostile database file', () => {
       await createDatabaseServer({ file: statisticsFile, logLevel: 'emergency', limits }),
     );
     large = await connectOwning(await createDatabaseServer({ file: largeSchemaFile, logLevel: 'emergency', limits }));
+    huge = await connectOwning(await createDatabaseServer({ file: hugeName.file, logLevel: 'emergency', limits }));
   });
   afterAll(async () => {
     await catalog?.close();
     await client?.close();
     await statistics?.close();
     await large?.close();
+    await huge?.close();
     rmSync(directory, { recursive: true, force: true });
   });
 
@@ -194,5 +208,42 @@ describe('catalog tools on a hostile database file', () => {
     expect(text).toMatch(/\n\n-- The schema goes on past 1,000,000 characters: list_tables lists every table/);
     const prompt = await large.client.getPrompt({ name: 'write_query', arguments: { question: 'How many?' } });
     expect(JSON.stringify(prompt.messages)).toContain('schema cut here');
+  });
+
+  it('shows a 300,000-character name by its head, so that the text alone pages to the tables after it', async () => {
+    // The model reads the text: follow the cursors it shows there, as a model would.
+    const names: string[] = [];
+    const pages: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page += 1) {
+      const text = resultText(await huge.callTool('list_tables', cursor === undefined ? {} : { cursor }));
+      pages.push(text);
+      names.push(...[...text.matchAll(/^- (.*) \(table, 0 rows\)$/gm)].map((match) => match[1] as string));
+      cursor = /\[more tables: call list_tables with cursor "([^"]+)"\]/.exec(text)?.[1];
+      if (cursor === undefined) break;
+    }
+    const shown = `b${'n'.repeat(999)}... [299,001 more characters]`;
+    // First in a form a failure can print (the names' heads and lengths), then whole.
+    const brief = (name: string) => (name.length > 60 ? `${name.slice(0, 20)}... (${name.length})` : name);
+    expect(names.map(brief)).toEqual(['a1', 'a2', shown, 'c1', 'c2'].map(brief));
+    expect(names).toEqual(['a1', 'a2', shown, 'c1', 'c2']);
+    expect(pages.filter((text) => text.includes('[truncated:'))).toEqual([]);
+    const listed = (await huge.callTool('list_tables')).structuredContent as { tables: Listed[] };
+    expect(listed.tables.map((table) => table.name)).toEqual(names);
+
+    // describe_table and the table resource find it by the name as shown, and by its whole name.
+    for (const table of [shown, hugeName.huge]) {
+      const description = await huge.callTool('describe_table', { table });
+      expect(description.isError, resultText(description).slice(0, 300)).toBeFalsy();
+      const text = resultText(description);
+      expect(text.startsWith(`Table ${shown}\n\nColumns:\n- id: INTEGER\n- note: TEXT`), text.slice(0, 300)).toBe(true);
+      expect(text).not.toMatch(/showed [\d,]+ of/);
+    }
+    const { resources } = await huge.client.listResources();
+    const entry = resources.find((resource) => resource.name === shown);
+    expect(entry?.uri).toBe(`database://tables/${encodeURIComponent(shown)}`);
+    expect(JSON.stringify(resources).length).toBeLessThan(10_000);
+    const { contents } = await huge.client.readResource({ uri: entry?.uri ?? '' });
+    expect((contents[0] as { text: string }).text).toBe(`Table ${shown}\n\nColumns:\n- id: INTEGER\n- note: TEXT`);
   });
 });

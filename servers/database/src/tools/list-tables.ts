@@ -2,24 +2,15 @@ import { decodeCursor, defineTool, encodeCursor, paginate } from '@mcpkit/server
 import { z } from 'zod';
 import type { DatabaseDependencies } from '../dependencies.js';
 import type { TableSummary } from '../engines/engine.js';
-
-/** Control characters and line separators: a name holding one is shown quoted, so it cannot start a line of its own. */
-const breaksALine = /[\p{Cc}\u2028\u2029]/u;
-
-/**
- * A name from the catalog as the text shows it: as it is, or as a JSON string when it holds a line break or another
- * control character (a hostile file's table named "x\n- admin_passwords (table, 3 rows)" would otherwise add a line).
- */
-export function catalogNameText(name: string): string {
-  return breaksALine.test(name) ? JSON.stringify(name) : name;
-}
+import { catalogNames } from '../loaded-on-first-use.js';
 
 /** Characters of text and structured content one listed table takes at most, besides its names. */
 const perTable = 120;
 
 /**
  * The tables of a page that fit the result's budget, at least one: a page of long names (a hostile file's) would
- * otherwise be cut by the budget after its cursor was made, and the tables cut were on no page at all.
+ * otherwise be cut by the budget after its cursor was made, and the tables cut were on no page at all. The names are
+ * counted as shown (at most `catalogNameChars` characters each), so one table always fits with the cursor.
  */
 function fittingCount(tables: readonly TableSummary[], budget: number): number {
   let size = 500;
@@ -57,7 +48,15 @@ export function listTables({ engine, limits }: DatabaseDependencies) {
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     budget: limits.resultChars,
     async handler({ cursor }, { signal }) {
-      const page = paginate(await engine.listTables(signal), cursor, limits.tablePageSize);
+      const { catalogNameChars, shownName, withinItsLine } = await catalogNames();
+      // A name past `catalogNameChars` is shown by its head, in the text and the structured content alike;
+      // describe_table and the table resources find a table by its name as shown (ADR 0202).
+      const tables = (await engine.listTables(signal)).map((table) =>
+        table.name.length > catalogNameChars || table.schema.length > catalogNameChars
+          ? { ...table, schema: shownName(table.schema), name: shownName(table.name) }
+          : table,
+      );
+      const page = paginate(tables, cursor, limits.tablePageSize);
       const fitting = fittingCount(page.items, limits.resultChars);
       if (fitting < page.items.length) {
         // The next page starts at the first table left out (paginate has checked the cursor already).
@@ -70,7 +69,8 @@ export function listTables({ engine, limits }: DatabaseDependencies) {
           table.rows === null
             ? ''
             : `, ${table.estimated ? '~' : ''}${table.rows.toLocaleString('en-US')} row${table.rows === 1 ? '' : 's'}`;
-        const name = catalogNameText(engine.dialect === 'postgres' ? `${table.schema}.${table.name}` : table.name);
+        // The names are shown already: only a line break is left to quote.
+        const name = withinItsLine(engine.dialect === 'postgres' ? `${table.schema}.${table.name}` : table.name);
         return `- ${name} (${table.type}${rows})`;
       });
       const text =
