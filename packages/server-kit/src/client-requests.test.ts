@@ -181,6 +181,32 @@ describe('roots', () => {
     expect(await without.callToolText('list_roots')).toBe('false: none');
   });
 
+  it('fails a request with a sentence when a client that offers roots cannot list them, and asks again next time', async () => {
+    // Answering as if the client offered no roots would let a server fall back to all it was started with.
+    const changes: string[][] = [];
+    const server = createServer({
+      name: 't',
+      version: '1',
+      tools,
+      onRootsChanged: (roots) => changes.push(roots.map((root) => root.uri)),
+    });
+    await using client = await connectTestClient(server, { roots: first });
+    await expect.poll(() => changes).toEqual([['file:///work/a']]);
+    client.client.setRequestHandler('roots/list', () => {
+      throw new Error('the roots store is unavailable');
+    });
+    // A change notification whose listing fails tells the listeners nothing (and raises nothing unhandled).
+    await client.client.sendRootsListChanged();
+    const failed = await client.callTool('list_roots');
+    expect(failed.isError).toBe(true);
+    expect(resultText(failed)).toMatch(
+      /^The client's roots could not be listed \(.*the roots store is unavailable.*\), and they limit what this server may use, so nothing was done; try again\.$/,
+    );
+    client.client.setRequestHandler('roots/list', () => ({ roots: second }));
+    expect(await client.callToolText('list_roots')).toBe('true: file:///work/b,file:///work/c');
+    expect(changes).toEqual([['file:///work/a']]);
+  });
+
   it('gives resource reads the roots of the session that asked', async () => {
     const server = createServer({
       name: 't',

@@ -302,7 +302,11 @@ export class ClientSession implements KitSession {
     return client;
   }
 
-  /** The client's roots, fetched once and again on every change notification. */
+  /**
+   * The client's roots, fetched once and again on every change notification. A client that offers roots and fails to
+   * list them fails the request with a sentence (a ToolError), and the next request asks again: answering as if it
+   * offered none would let a server fall back to everything it was started with, wider than the client chose.
+   */
   roots(): Promise<Root[] | undefined> {
     // A modern client has no session to ask outside a call; its tools ask within the call (ctx.roots).
     if (this.era === 'modern' || !this.clientInfo().supports('roots')) return Promise.resolve(undefined);
@@ -311,10 +315,17 @@ export class ClientSession implements KitSession {
       (error: unknown) => {
         this.rootsCache = undefined;
         this.owner.log.warning('Listing the client roots failed', error);
-        return undefined;
+        throw new ToolError(
+          `The client's roots could not be listed (${errorMessage(error).slice(0, 200)}), and they limit what this server may use, so nothing was done; try again.`,
+        );
       },
     );
     return this.rootsCache;
+  }
+
+  /** The roots for a change's listeners: a failure to list them is logged by `roots()` and tells them nothing. */
+  private rootsForListeners(): Promise<Root[] | undefined> {
+    return this.roots().catch(() => undefined);
   }
 
   /**
@@ -752,13 +763,13 @@ export class ClientSession implements KitSession {
     const { server } = this;
     server.setNotificationHandler('notifications/roots/list_changed', async () => {
       this.rootsCache = undefined;
-      const roots = await this.roots();
+      const roots = await this.rootsForListeners();
       if (roots) this.owner.onRootsChanged?.(roots, this);
     });
 
     server.oninitialized = () => {
       if (!this.owner.onRootsChanged || !this.clientInfo().supports('roots')) return;
-      void this.roots().then((roots) => {
+      void this.rootsForListeners().then((roots) => {
         if (roots) this.owner.onRootsChanged?.(roots, this);
       });
     };

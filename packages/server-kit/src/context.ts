@@ -42,7 +42,10 @@ export interface RequestContext {
   sessionId?: string;
   /** The verified caller, when the server runs over HTTP as a protected resource (`serveHttp({ auth })`). */
   auth?: AuthIdentity;
-  /** The client's roots (kept up to date on change notifications); undefined when the client offers none. */
+  /**
+   * The client's roots (kept up to date on change notifications); undefined when the client offers none. Rejects with
+   * a ToolError (a sentence for the model) when a client that offers roots fails to list them.
+   */
   roots(options?: AskOptions): Promise<Root[] | undefined>;
 }
 
