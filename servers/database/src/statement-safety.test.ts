@@ -129,3 +129,39 @@ describe('checkPostgresStatement', () => {
     expect(() => checkPostgresStatement(sql, 'write')).toThrow(StatementError);
   });
 });
+
+describe('the words a refusal quotes', () => {
+  /** The refusal `check` throws. */
+  function refusal(check: () => unknown): string {
+    try {
+      check();
+    } catch (error) {
+      if (error instanceof StatementError) return error.message;
+      throw error;
+    }
+    throw new Error('The statement was not refused');
+  }
+
+  // The statement rules run in the server's own process for PostgreSQL (and for execute's confirmation), where no
+  // worker bounds the sentence, and a refusal is an error result, outside the result budget.
+  it.each([
+    ['a first word PostgreSQL reads do not start with', () => checkPostgresStatement('A'.repeat(99_000), 'read')],
+    ['a refused PostgreSQL function', () => checkPostgresStatement(`SELECT lo_${'x'.repeat(99_000)}(1)`, 'write')],
+    ['a pragma given a value', () => checkStatement(`PRAGMA ${'a'.repeat(99_000)} = 1`, reads, 'read')],
+    ['a pragma given an argument', () => checkStatement(`PRAGMA ${'a'.repeat(99_000)}(1)`, reads, 'read')],
+    [
+      'a statement without rows',
+      () => checkStatement(`${'A'.repeat(99_000)} x`, { readonly: true, reader: false }, 'read'),
+    ],
+  ])('keeps the head of %s: 500 characters and how many more', (_name, check) => {
+    const message = refusal(check);
+    expect(message.length).toBeLessThan(1_500);
+    expect(message).toMatch(/\.\.\. \[98,[\d,]+ more characters\]/);
+  });
+
+  it("keeps the head of the name in execute's confirmation reason", () => {
+    const reason = destructiveReason(`DROP ${'t'.repeat(99_000)}`) ?? '';
+    expect(reason.length).toBeLessThan(1_000);
+    expect(reason).toMatch(/^DROP T{500}\.\.\. \[98,500 more characters\] deletes the object/);
+  });
+});

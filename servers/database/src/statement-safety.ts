@@ -1,3 +1,4 @@
+import { quoted } from './error-text.js';
 import { type SqlToken, sqlTokens } from './sql-words.js';
 
 /**
@@ -57,6 +58,10 @@ function refuse(message: string): never {
   throw new StatementError(message);
 }
 
+// A refusal quotes a word of the statement by its head (`quoted`, 500 characters and how many more): PostgreSQL's rules
+// and execute's confirmation run in the server's own process, and a refusal is an error result, outside the result
+// budget (ADR 0202).
+
 /** The first word of the statement, skipping comments; undefined for an empty statement. */
 export function leadingWord(tokens: readonly SqlToken[]): string | undefined {
   const first = tokens[0];
@@ -68,16 +73,15 @@ function checkPragma(tokens: readonly SqlToken[]): void {
   let nameIndex = 1;
   if (tokens[2]?.value === '.') nameIndex = 3;
   const name = tokens[nameIndex]?.value ?? '';
+  const shown = quoted(name.toLowerCase());
   const rest = tokens.slice(nameIndex + 1);
   if (rest.some((token) => token.value === '=')) {
     refuse(
-      `PRAGMA ${name.toLowerCase()} = ... is refused: connection settings are fixed by the server. Read a setting with PRAGMA ${name.toLowerCase()} (no value).`,
+      `PRAGMA ${shown} = ... is refused: connection settings are fixed by the server. Read a setting with PRAGMA ${shown} (no value).`,
     );
   }
   if (rest.length > 0 && !introspectionPragmas.has(name)) {
-    refuse(
-      `PRAGMA ${name.toLowerCase()}(...) is refused: only schema pragmas such as table_info(name) take an argument here.`,
-    );
+    refuse(`PRAGMA ${shown}(...) is refused: only schema pragmas such as table_info(name) take an argument here.`);
   }
 }
 
@@ -119,7 +123,7 @@ export function checkStatement(sql: string, facts: StatementFacts, mode: Stateme
     }
     if (!facts.reader) {
       refuse(
-        `The query tool runs statements that return rows (SELECT, WITH, VALUES, EXPLAIN, schema pragmas); ${first ?? 'this statement'} returns none and is refused.`,
+        `The query tool runs statements that return rows (SELECT, WITH, VALUES, EXPLAIN, schema pragmas); ${first === undefined ? 'this statement' : quoted(first)} returns none and is refused.`,
       );
     }
   }
@@ -138,7 +142,10 @@ export function destructiveReason(sql: string): string | undefined {
     ['DELETE', 'UPDATE', 'DROP', 'ALTER', 'TRUNCATE', 'INSERT', 'REPLACE', 'SELECT', 'CREATE'].includes(word),
   );
   if (verb === 'DROP')
-    return `${words.slice(words.indexOf('DROP'), words.indexOf('DROP') + 2).join(' ')} deletes the object and all its data`;
+    return `${words
+      .slice(words.indexOf('DROP'), words.indexOf('DROP') + 2)
+      .map((word) => quoted(word))
+      .join(' ')} deletes the object and all its data`;
   if (verb === 'TRUNCATE') return 'TRUNCATE removes every row of the table';
   if (verb === 'ALTER' && words.includes('DROP')) return 'ALTER ... DROP removes part of the table and its data';
   if ((verb === 'DELETE' || verb === 'UPDATE') && !words.includes('WHERE')) {
@@ -217,13 +224,13 @@ export function checkPostgresStatement(sql: string, mode: StatementMode): void {
     if ((token.kind !== 'word' && token.kind !== 'quoted') || tokens[index + 1]?.value !== '(') return;
     const name = token.value.toUpperCase();
     if (postgresRefusedFunctions.some((pattern) => pattern.test(name))) {
-      refuse(`${name.toLowerCase()}() is refused: it acts outside the transaction, even a read-only one.`);
+      refuse(`${quoted(name.toLowerCase())}() is refused: it acts outside the transaction, even a read-only one.`);
     }
   });
   if (mode === 'read') {
     if (!postgresReadStarts.has(first)) {
       refuse(
-        `The query tool runs one read statement (SELECT, WITH, VALUES, TABLE, EXPLAIN, SHOW); ${first} is refused (writes need a server started with --allow-write and the execute tool).`,
+        `The query tool runs one read statement (SELECT, WITH, VALUES, TABLE, EXPLAIN, SHOW); ${quoted(first)} is refused (writes need a server started with --allow-write and the execute tool).`,
       );
     }
     if (first === 'EXPLAIN' && tokens.some((token) => token.kind === 'word' && /^ANALY[SZ]E$/.test(token.value))) {

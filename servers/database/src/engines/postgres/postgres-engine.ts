@@ -1,5 +1,6 @@
 import { ToolError } from '@mcpkit/server-kit';
 import pg from 'pg';
+import { boundedSentence } from '../../error-text.js';
 import { sqlTokens } from '../../sql-words.js';
 import { checkPostgresStatement, StatementError } from '../../statement-safety.js';
 import type { DatabaseEngine, ExplainResult, QueryRequest, QueryResult } from '../engine.js';
@@ -125,7 +126,7 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
         healthy = false;
       });
       if (ToolError.isInstance(error)) throw error;
-      if (error instanceof StatementError) throw new ToolError(error.message);
+      if (error instanceof StatementError) throw new ToolError(boundedSentence(error.message));
       const code = (error as { code?: string }).code;
       if (code === '57014' || reason) {
         if (reason === 'cancel' || signal.aborted)
@@ -281,11 +282,12 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
   };
 }
 
+/** The statement rules; a refusal quotes the statement's words by their heads, and is held to a short sentence here too. */
 function checkRules(sql: string, mode: 'read' | 'write'): void {
   try {
     checkPostgresStatement(sql, mode);
   } catch (error) {
-    if (error instanceof StatementError) throw new ToolError(error.message);
+    if (error instanceof StatementError) throw new ToolError(boundedSentence(error.message));
     throw error;
   }
 }
