@@ -1,37 +1,28 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { KitServer } from '@mcpkit/server-kit';
-import { connectTestClient, resultText, spawnTestClient, type TestClient } from '@mcpkit/server-kit/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFilesystemServer } from '../src/index.js';
-import { createFixture, type Fixture } from './fixture.js';
+import { resultText, spawnTestClient } from '@mcpkit/server-kit/testing';
+import { describe, expect, it } from 'vitest';
+import { heavyTestTimeout, serverForEachTest } from './connected-server.js';
 import { longestHoldWhile } from './responsiveness.js';
 
 const bin = fileURLToPath(new URL('../bin/mcpkit-filesystem.js', import.meta.url));
 
 // Files a hostile folder holds, edited by a model: the text work stays off the main thread.
 describe('hostile files to edit', () => {
-  let fixture: Fixture;
-  let server: KitServer;
-  let client: TestClient;
-  beforeEach(async () => {
-    fixture = createFixture();
-    server = await createFilesystemServer({ directories: [fixture.root], logLevel: 'error' });
-    client = await connectTestClient(server);
-  });
-  afterEach(async () => {
-    await client.close();
-    await server.close();
-    fixture.cleanup();
-  });
+  const connected = serverForEachTest();
 
-  it('edits a 10 MB file of five million CRLF line breaks without holding the event loop', async () => {
+  it('edits a 10 MB file of five million CRLF line breaks without holding the event loop', {
+    timeout: heavyTestTimeout,
+  }, async () => {
     // Telling CRLF from LF, and putting the CRs back, split and rewrote the whole text on the main thread: about
     // 1.3 s and 0.9 s here on a quiet machine. Only the decoding and the write may stay there (tens of ms).
-    const file = join(fixture.root, 'crlf.txt');
+    const file = join(connected.fixture.root, 'crlf.txt');
     writeFileSync(file, `${'\r\n'.repeat(4_999_000)}end\r\n`);
-    const edit = client.callTool('edit_file', { path: 'crlf.txt', edits: [{ oldText: 'end', newText: 'END' }] });
+    const edit = connected.client.callTool('edit_file', {
+      path: 'crlf.txt',
+      edits: [{ oldText: 'end', newText: 'END' }],
+    });
     const held = await longestHoldWhile(edit);
     const result = await edit;
     expect(result.isError, resultText(result)).not.toBe(true);
@@ -44,10 +35,10 @@ describe('hostile files to edit', () => {
   it('refuses to edit a file that is not UTF-8, leaving its bytes as they were', async () => {
     // Decoded as UTF-8 and written back, every byte of a Latin-1 file that is not valid UTF-8 became U+FFFD (three
     // bytes), in every line, edited or not.
-    const file = join(fixture.root, 'latin1.txt');
+    const file = join(connected.fixture.root, 'latin1.txt');
     const original = Buffer.from('caf\xe9 cr\xe8me\nprice: 3\n', 'latin1');
     writeFileSync(file, original);
-    const result = await client.callTool('edit_file', {
+    const result = await connected.client.callTool('edit_file', {
       path: 'latin1.txt',
       edits: [{ oldText: 'price: 3', newText: 'price: 4' }],
     });
@@ -56,14 +47,16 @@ describe('hostile files to edit', () => {
     expect(resultText(result)).toMatch(/^latin1\.txt is not valid UTF-8/);
   });
 
-  it('refuses edits whose result would pass 10 MB before building it, and the server lives on', async () => {
+  it('refuses edits whose result would pass 10 MB before building it, and the server lives on', {
+    timeout: heavyTestTimeout,
+  }, async () => {
     // replaceAll of one character by 300 in a 1 MB file built a 300 MB text in the worker: past its 512 MB heap, V8
     // ended the whole process (FATAL ERROR: Reached heap limit), not only the worker. Run from the bin, so a crash
     // is a closed connection instead of the test runner's own end.
-    writeFileSync(join(fixture.root, 'amplified.txt'), 'a'.repeat(1_000_000));
+    writeFileSync(join(connected.fixture.root, 'amplified.txt'), 'a'.repeat(1_000_000));
     const spawned = await spawnTestClient({
       command: process.execPath,
-      args: [bin, '--log-level', 'error', fixture.root],
+      args: [bin, '--log-level', 'error', connected.fixture.root],
     });
     try {
       for (const edits of [
@@ -81,7 +74,7 @@ describe('hostile files to edit', () => {
           /^The edits would make the file [\d,]+ characters long; edit_file writes at most 10 MB/,
         );
       }
-      expect(readFileSync(join(fixture.root, 'amplified.txt'), 'utf8')).toBe('a'.repeat(1_000_000));
+      expect(readFileSync(join(connected.fixture.root, 'amplified.txt'), 'utf8')).toBe('a'.repeat(1_000_000));
       expect(resultText(await spawned.callTool('read_text_file', { path: 'hello.txt' }))).toBe('hello\nworld');
     } finally {
       await spawned.close();

@@ -1,34 +1,22 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KitServer } from '@mcpkit/server-kit';
-import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFilesystemServer } from '../src/index.js';
-import { createFixture, type Fixture } from './fixture.js';
+import { resultText } from '@mcpkit/server-kit/testing';
+import { describe, expect, it } from 'vitest';
+import { heavyTestTimeout, serverForEachTest } from './connected-server.js';
 import { longestHoldWhile } from './responsiveness.js';
 
 // A file that matches on every one of its millions of lines: the workers read and match it, and what comes back to
 // the main thread must be what one page can show, not every match of the file.
 describe('hostile files to grep', () => {
-  let fixture: Fixture;
-  let server: KitServer;
-  let client: TestClient;
-  beforeEach(async () => {
-    fixture = createFixture();
-    server = await createFilesystemServer({ directories: [fixture.root], logLevel: 'error' });
-    client = await connectTestClient(server);
-  });
-  afterEach(async () => {
-    await client.close();
-    await server.close();
-    fixture.cleanup();
-  });
+  const connected = serverForEachTest();
 
-  it('greps a file of four million matching lines without holding the event loop, and pages through it', async () => {
+  it('greps a file of four million matching lines without holding the event loop, and pages through it', {
+    timeout: heavyTestTimeout,
+  }, async () => {
     // The worker sent every matching line's number (four million) and the whole text; the main thread made a set of
     // the numbers and split the text into lines: over a second here on a quiet machine.
-    writeFileSync(join(fixture.root, 'dense.txt'), 'a\n'.repeat(4 * 1024 * 1024 - 1));
-    const grep = client.callTool('grep', { pattern: 'a', path: 'dense.txt', maxMatches: 200 });
+    writeFileSync(join(connected.fixture.root, 'dense.txt'), 'a\n'.repeat(4 * 1024 * 1024 - 1));
+    const grep = connected.client.callTool('grep', { pattern: 'a', path: 'dense.txt', maxMatches: 200 });
     const held = await longestHoldWhile(grep);
     const first = resultText(await grep);
     expect(first).toMatch(/^.*dense\.txt\n1: a\n2: a\n/);
@@ -37,7 +25,7 @@ describe('hostile files to grep', () => {
     const cursor = /cursor="([^"]+)"/.exec(first)?.[1];
     expect(cursor).toBeDefined();
     const second = resultText(
-      await client.callTool('grep', { pattern: 'a', path: 'dense.txt', maxMatches: 200, cursor }),
+      await connected.client.callTool('grep', { pattern: 'a', path: 'dense.txt', maxMatches: 200, cursor }),
     );
     expect(second).toMatch(/^.*dense\.txt\n201: a\n/);
     expect(second).toContain('\n400: a\n');

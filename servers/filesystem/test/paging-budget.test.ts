@@ -1,11 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { KitServer } from '@mcpkit/server-kit';
-import { connectTestClient, resultText, type TestClient } from '@mcpkit/server-kit/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFilesystemServer } from '../src/index.js';
-import { createFixture, type Fixture } from './fixture.js';
+import { resultText, type TestClient } from '@mcpkit/server-kit/testing';
+import { describe, expect, it } from 'vitest';
+import { serverForEachTest, withServer } from './connected-server.js';
 
 /** The read budget of these tests: the server's own safety net cuts a result at this plus 10,000 characters. */
 const readBudget = 5_000;
@@ -36,26 +34,18 @@ async function allPages(
 // A folder of long names: the pages were counted in entries only, so a page of long names went over the budget and
 // the kit's safety net cut it, note and cursor included; every entry after the cut was out of reach.
 describe('pages within the character budget', () => {
-  let fixture: Fixture;
-  let server: KitServer;
-  let client: TestClient;
   const names = Array.from({ length: 120 }, (_, index) => `${'n'.repeat(200)}-${String(index).padStart(3, '0')}`);
-  beforeEach(async () => {
-    fixture = createFixture();
-    mkdirSync(join(fixture.root, 'long'));
-    for (const name of names) writeFileSync(join(fixture.root, 'long', name), 'a\n');
-    server = await createFilesystemServer({ directories: [fixture.root], logLevel: 'error', limits: { readBudget } });
-    client = await connectTestClient(server);
-  });
-  afterEach(async () => {
-    await client.close();
-    await server.close();
-    fixture.cleanup();
+  const connected = serverForEachTest({
+    limits: { readBudget },
+    prepare: ({ root }) => {
+      mkdirSync(join(root, 'long'));
+      for (const name of names) writeFileSync(join(root, 'long', name), 'a\n');
+    },
   });
 
   it('list_directory and list_directory_with_sizes page long names by characters, reaching every entry', async () => {
     for (const tool of ['list_directory', 'list_directory_with_sizes']) {
-      const pages = await allPages(client, tool, { path: 'long' });
+      const pages = await allPages(connected.client, tool, { path: 'long' });
       expect(pages.length, tool).toBeGreaterThan(1);
       const shown = pages.flatMap((page) => page.split('\n').filter((line) => line.startsWith('[FILE]')));
       expect(
@@ -67,7 +57,9 @@ describe('pages within the character budget', () => {
 
   it("a directory's file:// resource lists what fits the read budget and says how many more there are", async () => {
     // It listed a whole page of entries (1,000 of them, up to 262 characters each) whatever the budget.
-    const read = await client.client.readResource({ uri: pathToFileURL(join(fixture.root, 'long')).href });
+    const read = await connected.client.client.readResource({
+      uri: pathToFileURL(join(connected.fixture.root, 'long')).href,
+    });
     const text = (read.contents[0] as { text: string }).text;
     expect(text.length).toBeLessThanOrEqual(readBudget);
     const shown = text.split('\n').filter((line) => line.startsWith('[FILE]'));
@@ -79,9 +71,10 @@ describe('pages within the character budget', () => {
     // Each file got at least 1,000 characters whatever the number of files: 100 files of the default budget and
     // paths of 20 characters already passed the safety net, which cut the last files, notes and all.
     const paths = Array.from({ length: 20 }, (_, index) => `texts/file-number-${index}.txt`);
-    mkdirSync(join(fixture.root, 'texts'));
-    for (const file of paths) writeFileSync(join(fixture.root, file), `${'words and more words\n'.repeat(100)}`);
-    const result = await client.callTool('read_multiple_files', { paths });
+    mkdirSync(join(connected.fixture.root, 'texts'));
+    for (const file of paths)
+      writeFileSync(join(connected.fixture.root, file), `${'words and more words\n'.repeat(100)}`);
+    const result = await connected.client.callTool('read_multiple_files', { paths });
     const text = resultText(result);
     expect(text).not.toMatch(/\[truncated: showed [\d,]+ of [\d,]+ characters/);
     expect(text.length).toBeLessThanOrEqual(readBudget + 1_000);
@@ -93,10 +86,10 @@ describe('pages within the character budget', () => {
     // Each file kept at least 100 characters of content after its path: 30 paths of about 1,000 characters passed
     // the budget on their own, and the answer passed the safety net, which cut the last files and their notes.
     const folder = join('texts', ...Array.from({ length: 4 }, (_, index) => `${'d'.repeat(240)}${index}`));
-    mkdirSync(join(fixture.root, folder), { recursive: true });
+    mkdirSync(join(connected.fixture.root, folder), { recursive: true });
     const paths = Array.from({ length: 30 }, (_, index) => join(folder, `file-${index}.txt`));
-    for (const file of paths) writeFileSync(join(fixture.root, file), 'words and more words\n'.repeat(100));
-    const text = resultText(await client.callTool('read_multiple_files', { paths }));
+    for (const file of paths) writeFileSync(join(connected.fixture.root, file), 'words and more words\n'.repeat(100));
+    const text = resultText(await connected.client.callTool('read_multiple_files', { paths }));
     expect(text).not.toMatch(/\[truncated: showed [\d,]+ of [\d,]+ characters/);
     expect(text.length).toBeLessThanOrEqual(readBudget);
     const shown = paths.filter((file) => text.includes(`${file}:\nwords and more words\n`));
@@ -110,7 +103,7 @@ describe('pages within the character budget', () => {
     );
     // A file that fails quotes its path twice (before its error and in it): the answer still ends within the budget.
     const missing = paths.map((file) => `${file}.missing`);
-    const errors = resultText(await client.callTool('read_multiple_files', { paths: missing }));
+    const errors = resultText(await connected.client.callTool('read_multiple_files', { paths: missing }));
     expect(errors.length).toBeLessThanOrEqual(readBudget);
     expect(errors).toMatch(/^texts\/d+0\/.*: Error - /);
     expect(errors).toMatch(/\[not shown: files \d+-30 of the 30 asked for; /);
@@ -119,8 +112,8 @@ describe('pages within the character budget', () => {
   it('read_text_file tail shows the end of a long line that is not the last, and says it is only its end', async () => {
     // The backward read stops after budget x 4 bytes, inside the long line: it was dropped as partial, and tail 2
     // answered one line without a note.
-    writeFileSync(join(fixture.root, 'long-line.txt'), `head\n${'a'.repeat(50_000)}\nbbbbbbbbbb\n`);
-    const text = resultText(await client.callTool('read_text_file', { path: 'long-line.txt', tail: 2 }));
+    writeFileSync(join(connected.fixture.root, 'long-line.txt'), `head\n${'a'.repeat(50_000)}\nbbbbbbbbbb\n`);
+    const text = resultText(await connected.client.callTool('read_text_file', { path: 'long-line.txt', tail: 2 }));
     expect(text).toMatch(/^a{4989}\nbbbbbbbbbb\n\[truncated: the last 2 lines exceed the 5,000-character budget; /);
     expect(text).toContain('the first of them only its end (cut at the budget)');
   });
@@ -135,42 +128,28 @@ describe('pages within the character budget', () => {
         ...Array(20).fill('z'.repeat(500)),
       ].join('\n'),
     );
-    writeFileSync(join(fixture.root, 'groups.txt'), `${groups.join('\n')}\n`);
+    writeFileSync(join(connected.fixture.root, 'groups.txt'), `${groups.join('\n')}\n`);
     const budget = 20_000;
-    const wider = await createFilesystemServer({
-      directories: [fixture.root],
-      logLevel: 'error',
-      limits: { readBudget: budget },
-    });
-    const widerClient = await connectTestClient(wider);
-    try {
-      const pages = await allPages(
-        widerClient,
-        'grep',
-        { pattern: 'MATCH', path: 'groups.txt', contextLines: 20 },
-        budget,
-      );
+    await withServer(connected.fixture.root, { readBudget: budget }, async (wider) => {
+      const pages = await allPages(wider, 'grep', { pattern: 'MATCH', path: 'groups.txt', contextLines: 20 }, budget);
       const matches = pages.flatMap((page) => page.match(/^\d+: MATCH \d/gm) ?? []);
       expect(matches).toEqual(['21: MATCH 0', '62: MATCH 1', '103: MATCH 2', '144: MATCH 3']);
-    } finally {
-      await widerClient.close();
-      await wider.close();
-    }
+    });
   });
 
   it('search_files pages long paths by characters, reaching every match', async () => {
-    const pages = await allPages(client, 'search_files', { path: 'long', pattern: 'n*' });
+    const pages = await allPages(connected.client, 'search_files', { path: 'long', pattern: 'n*' });
     expect(pages.length).toBeGreaterThan(1);
     const shown = pages.flatMap((page) => page.split('\n').filter((line) => line.startsWith('/')));
-    expect(shown).toEqual(names.map((name) => join(fixture.root, 'long', name)));
+    expect(shown).toEqual(names.map((name) => join(connected.fixture.root, 'long', name)));
   });
 
   it('directory_tree counts names as JSON writes them: control characters take six each', async () => {
-    const escaped = join(fixture.root, 'escaped');
+    const escaped = join(connected.fixture.root, 'escaped');
     mkdirSync(escaped);
     const controlNames = Array.from({ length: 40 }, (_, index) => `${'\u0001'.repeat(150)}${index}`);
     for (const name of controlNames) writeFileSync(join(escaped, name), 'a\n');
-    const pages = await allPages(client, 'directory_tree', { path: 'escaped' });
+    const pages = await allPages(connected.client, 'directory_tree', { path: 'escaped' });
     const shown = pages.flatMap((page) => JSON.parse(page.split('\n')[0] ?? '') as Array<{ name: string }>);
     expect(shown.map((node) => node.name)).toEqual([...controlNames].sort());
   });
@@ -179,24 +158,15 @@ describe('pages within the character budget', () => {
     // A page that starts deep below long directory names repeats each of them so that it parses on its own, and its
     // cursor carries the relative path it stopped at (here about 3.5 KB, 4.7 KB once encoded).
     const chain = Array.from({ length: 14 }, (_, index) => `${'d'.repeat(240)}${index}`);
-    const deepest = join(fixture.root, 'deep', ...chain);
+    const deepest = join(connected.fixture.root, 'deep', ...chain);
     mkdirSync(deepest, { recursive: true });
     for (let index = 0; index < 200; index++) writeFileSync(join(deepest, `${'f'.repeat(100)}${index}`), 'a\n');
     const budget = 12_000;
-    const wider = await createFilesystemServer({
-      directories: [fixture.root],
-      logLevel: 'error',
-      limits: { readBudget: budget },
-    });
-    const widerClient = await connectTestClient(wider);
-    try {
-      const pages = await allPages(widerClient, 'directory_tree', { path: 'deep' }, budget);
+    await withServer(connected.fixture.root, { readBudget: budget }, async (wider) => {
+      const pages = await allPages(wider, 'directory_tree', { path: 'deep' }, budget);
       expect(pages.length).toBeGreaterThan(1);
       const files = pages.flatMap((page) => page.match(/"f{100}\d+"/g) ?? []);
       expect(files).toHaveLength(200);
-    } finally {
-      await widerClient.close();
-      await wider.close();
-    }
+    });
   });
 });
