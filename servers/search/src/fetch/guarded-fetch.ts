@@ -1,7 +1,7 @@
-import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { ToolError } from '@mcpkit/server-kit';
 import { type Dispatcher, request } from 'undici';
 import { formatSeconds } from '../format-duration.js';
+import { decodeBody } from './content-decoding.js';
 import { type AddressPolicy, AddressRefusedError, assertHostAllowed } from './ssrf-guard.js';
 
 /** The limits of one fetch. */
@@ -100,7 +100,7 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions): Pr
       const encoding = String(response.headers['content-encoding'] ?? '')
         .toLowerCase()
         .trim();
-      const body = decode(bytes, encoding, limits.maxDecodedBytes, truncated);
+      const body = await decodeBody(bytes, encoding, limits.maxDecodedBytes, truncated);
       const contentType = String(response.headers['content-type'] ?? '');
       return { url, status: response.statusCode, contentType, body, truncated };
     }
@@ -141,35 +141,4 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
     chunks.push(buffer);
   }
   return { bytes: Buffer.concat(chunks), truncated: false };
-}
-
-function decode(bytes: Buffer, encoding: string, maxDecodedBytes: number, truncated: boolean): Buffer {
-  if (encoding === '' || encoding === 'identity') return bytes;
-  // A cut body cannot finish its stream, so decode what arrived with a sync flush rather than fail.
-  const options = { maxOutputLength: maxDecodedBytes, ...(truncated ? { finishFlush: constants.Z_SYNC_FLUSH } : {}) };
-  try {
-    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(bytes, options);
-    if (encoding === 'br') {
-      return brotliDecompressSync(bytes, {
-        maxOutputLength: maxDecodedBytes,
-        ...(truncated ? { finishFlush: constants.BROTLI_OPERATION_FLUSH } : {}),
-      });
-    }
-    if (encoding === 'deflate') {
-      try {
-        return inflateSync(bytes, options);
-      } catch (error) {
-        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw error;
-        return inflateRawSync(bytes, options);
-      }
-    }
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
-      throw new ToolError(
-        `The page decompresses to more than ${Math.round(maxDecodedBytes / 1024 / 1024)} MB; refused as too large.`,
-      );
-    }
-    throw new ToolError(`The page's ${encoding} encoding could not be decoded.`);
-  }
-  throw new ToolError(`The page uses the unsupported content encoding "${encoding}".`);
 }
