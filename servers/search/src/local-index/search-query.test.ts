@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalIndex } from './local-index.js';
-import { highlightChunks, searchIndex, toMatchExpression } from './search-query.js';
+import { anyTermExpression, highlightChunks, searchIndex, tokenBound, toMatchExpression } from './search-query.js';
 
 describe('toMatchExpression', () => {
   it('turns a question into an OR of its meaningful words, quoted', () => {
@@ -66,6 +66,13 @@ describe('highlightChunks', () => {
     expect(highlightChunks('one\ntwo', 32)).toEqual([{ text: 'one\ntwo', linesBefore: 0 }]);
   });
 
+  it('keeps a long paragraph of ordinary words whole, so that AND, NEAR and phrases can join its ends', () => {
+    const paragraph = `alpha ${'filler '.repeat(900)}beta`;
+    expect(highlightChunks(paragraph, 32)).toEqual([{ text: paragraph, linesBefore: 0 }]);
+    // The words of the title and path count too: snippet() is quadratic in all of a row's matches.
+    expect(highlightChunks(paragraph, 32, 200).length).toBeGreaterThan(1);
+  });
+
   it('cuts a long passage at white space, counts the lines before each chunk, and stops at maxChunks', () => {
     const body = `${'word '.repeat(500)}\n${'word '.repeat(500)}\n${'x'.repeat(5000)}`;
     const chunks = highlightChunks(body, 32);
@@ -76,5 +83,27 @@ describe('highlightChunks', () => {
     expect(last?.linesBefore).toBe(2);
     // A 1 MiB line: only its first 32 chunks are highlighted (a page of 50 such hits took 3.6 to 5.2 s with every chunk, 1.4 to 2.2 s with 32).
     expect(highlightChunks('x '.repeat(500_000), 32)).toHaveLength(32);
+    // Over 16,000 characters, however few its words.
+    expect(highlightChunks(`a ${'-'.repeat(20_000)} b`, 32).length).toBeGreaterThan(1);
+  });
+});
+
+describe('tokenBound', () => {
+  it('counts at least the words the tokenizer finds', () => {
+    expect(tokenBound('The alpha—beta, 42 x')).toBe(5);
+    expect(tokenBound('a\u0301a\u0301a')).toBe(5);
+    expect(tokenBound('-- !! ..')).toBe(0);
+  });
+});
+
+describe('anyTermExpression', () => {
+  it('keeps the words and phrases of a query, without operators, column filters or NEAR distances', () => {
+    expect(anyTermExpression('alpha AND beta')).toBe('"alpha" OR "beta"');
+    expect(anyTermExpression('NEAR(alpha beta, 1000)')).toBe('"alpha" OR "beta"');
+    expect(anyTermExpression('"beta release" AND vacat* NOT title:draft')).toBe(
+      '"beta release" OR "vacat"* OR "draft"',
+    );
+    expect(anyTermExpression('{title path}: plan')).toBe('"plan"');
+    expect(anyTermExpression('"" AND ()')).toBeUndefined();
   });
 });

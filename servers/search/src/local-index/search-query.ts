@@ -108,9 +108,15 @@ const searchStatements = perConnection((connection) => {
     matchingChunks: connection
       .prepare(`SELECT rowid FROM temp.${hitPassages} WHERE ${hitPassages} MATCH ? ORDER BY rowid`)
       .pluck(),
-    hitDetails: connection.prepare(
-      `SELECT rowid AS chunk, snippet(${hitPassages}, 2, char(57344), char(57345), '…', 28) AS snippet,
+    // Each column's marks are counted: FTS5's snippet() is quadratic in all of a row's matches.
+    hitHighlights: connection.prepare(
+      `SELECT rowid AS chunk, highlight(${hitPassages}, 0, char(57344), char(57345)) AS title,
+              highlight(${hitPassages}, 1, char(57344), char(57345)) AS path,
               highlight(${hitPassages}, 2, char(57344), char(57345)) AS marked
+       FROM temp.${hitPassages} WHERE ${hitPassages} MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+    ),
+    hitSnippets: connection.prepare(
+      `SELECT rowid AS chunk, snippet(${hitPassages}, 2, char(57344), char(57345), '…', 28) AS snippet
        FROM temp.${hitPassages} WHERE ${hitPassages} MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
     ),
     savepoint: connection.prepare(`SAVEPOINT ${hitPassages}`),
@@ -193,33 +199,61 @@ function describeHits(
         row.path.startsWith(candidate.endsWith(sep) ? candidate : candidate + sep),
       );
       // The marks of a match are U+E000 and U+E001: the file's own are shown as U+FFFD, never read as marks.
-      const chunks = highlightChunks(passage.body.replace(/[\uE000\uE001]/g, '\uFFFD'), highlightChunksPerHit);
+      const path = root ? relativeTo(root, row.path) : row.path;
+      const body = passage.body.replace(/[\uE000\uE001]/g, '\uFFFD');
+      const chunks = highlightChunks(body, highlightChunksPerHit, tokenBound(row.title) + tokenBound(path));
       chunksOf.set(index, chunks);
       chunks.forEach((chunk, number) => {
-        statements.insertHit.run(
-          index * chunksPerHit + number,
-          row.title,
-          root ? relativeTo(root, row.path) : row.path,
-          chunk.text,
-        );
+        statements.insertHit.run(index * chunksPerHit + number, row.title, path, chunk.text);
       });
     });
     // Each hit's first chunk that matches is highlighted; one query for the whole page (a query per hit set FTS5's
-    // matching up ten times over).
-    const firstChunks = new Map<number, number>();
-    for (const chunk of statements.matchingChunks.iterate(expression) as Iterable<number>) {
-      const index = Math.floor(chunk / chunksPerHit);
-      if (!firstChunks.has(index)) firstChunks.set(index, chunk);
+    // matching up ten times over). A hit none of whose chunks matches the whole query (a phrase or AND whose terms lie
+    // in two chunks, or past the chunks highlighted) takes its first chunk that holds any of the query's terms, so
+    // that it still shows one in bold at its line.
+    const firstChunks = new Map<number, { chunk: number; query: string }>();
+    const findFirstChunks = (query: string) => {
+      for (const chunk of statements.matchingChunks.iterate(query) as Iterable<number>) {
+        const index = Math.floor(chunk / chunksPerHit);
+        if (!firstChunks.has(index)) firstChunks.set(index, { chunk, query });
+      }
+    };
+    findFirstChunks(expression);
+    const anyTerm = firstChunks.size < chunksOf.size ? anyTermExpression(expression) : undefined;
+    if (anyTerm) {
+      try {
+        findFirstChunks(anyTerm);
+      } catch {
+        // A query this reading of the expression got wrong: those hits show their passage's start, as before.
+      }
     }
-    const highlighted = statements.hitDetails.all(expression, JSON.stringify([...firstChunks.values()])) as {
-      chunk: number;
-      snippet: string;
-      marked: string;
-    }[];
-    for (const row of highlighted) {
-      const index = Math.floor(row.chunk / chunksPerHit);
-      const chunk = chunksOf.get(index)?.[row.chunk % chunksPerHit];
-      found.set(index, { ...row, linesBefore: chunk?.linesBefore ?? 0 });
+    const byQuery = new Map<string, number[]>();
+    for (const { chunk, query } of firstChunks.values()) byQuery.set(query, [...(byQuery.get(query) ?? []), chunk]);
+    for (const [query, chunks] of byQuery) {
+      const highlighted = statements.hitHighlights.all(query, JSON.stringify(chunks)) as {
+        chunk: number;
+        title: string;
+        path: string;
+        marked: string;
+      }[];
+      // snippet() only where it is cheap; a chunk with more matches shows its best line from its first match.
+      const snippetChunks: number[] = [];
+      for (const row of highlighted) {
+        const index = Math.floor(row.chunk / chunksPerHit);
+        const linesBefore = chunksOf.get(index)?.[row.chunk % chunksPerHit]?.linesBefore ?? 0;
+        const matches = countMarks(row.title) + countMarks(row.path) + countMarks(row.marked);
+        found.set(index, { snippet: bestLine(row.marked), marked: row.marked, linesBefore });
+        if (matches <= maxSnippetMatches) snippetChunks.push(row.chunk);
+      }
+      if (snippetChunks.length === 0) continue;
+      const snippets = statements.hitSnippets.all(query, JSON.stringify(snippetChunks)) as {
+        chunk: number;
+        snippet: string;
+      }[];
+      for (const row of snippets) {
+        const detail = found.get(Math.floor(row.chunk / chunksPerHit));
+        if (detail) detail.snippet = row.snippet;
+      }
     }
   } finally {
     statements.rollback.run();
@@ -242,11 +276,22 @@ function describeHits(
 }
 
 /**
- * Characters of a passage highlighted at once. FTS5's snippet() is quadratic in the matches of the text it is given
- * (3.9 s for 20,000 in one passage, four times that for twice as many, in one native call that a worker's deadline
- * cannot stop), and a passage is as long as its longest line: a longer passage is highlighted in chunks of about
- * this size, and its hit shows its first chunk that matches. A passage of the usual size (1,200 characters) is one chunk.
+ * A passage is highlighted whole, and FTS5's snippet() chooses the stretch shown, when it is short or when it is at
+ * most `wholePassageCharacters` long with at most `wholePassageTokens` words (with its title's and path's): ordinary
+ * passages (about 1,200 characters) and long soft-wrapped paragraphs, whose AND, NEAR and phrase queries need terms
+ * far apart. FTS5's snippet() is quadratic in a row's matches, in one native call that a search worker's deadline cannot
+ * stop (500 matches: 4 ms, 1,000: 20 ms, 4,000: 0.22 s, 9,000: 0.95 s on this machine; one line of 40,000 took
+ * 24.4 s), and highlight() grows with matches times length: a longer passage, or one with more words, is highlighted
+ * in chunks of about `highlightChunkCharacters` (at most 1,000 words each), and its hit shows its first chunk that
+ * matches the query, else its first chunk that holds any of the query's terms.
  */
+const wholePassageCharacters = 16_000;
+/**
+ * Matches of a highlighted passage or chunk (its title, path and text together) up to which snippet() chooses the
+ * stretch shown; with more, the hit shows its best line from a little before its first match (highlight() alone).
+ */
+const maxSnippetMatches = 300;
+const wholePassageTokens = 1_000;
 const highlightChunkCharacters = 2000;
 /**
  * Chunks of one passage highlighted at most: its first 64 KB or so. A match past them (in a line longer than that)
@@ -264,11 +309,27 @@ interface HighlightChunk {
 }
 
 /**
- * The first `maxChunks` chunks of a passage, each of at most `highlightChunkCharacters`, each cut at the last white space of its second
- * half (so words stay whole), else at the limit without splitting a surrogate pair.
+ * At least as many as the words the index's tokenizer finds in `text` (unicode61: runs of letters, numbers and
+ * private-use characters; combining marks counted as runs of their own, whichever side of a word they are read on).
  */
-export function highlightChunks(body: string, maxChunks: number): HighlightChunk[] {
-  if (body.length <= highlightChunkCharacters) return [{ text: body, linesBefore: 0 }];
+export function tokenBound(text: string): number {
+  let count = 0;
+  for (const _ of text.matchAll(/[\p{L}\p{N}\p{Co}]+|\p{M}+/gu)) count++;
+  return count;
+}
+
+/**
+ * A passage as one chunk when it is cheap to highlight whole (`otherTokens`: the words of its title and path), else
+ * its first `maxChunks` chunks, each of at most `highlightChunkCharacters`, each cut at the last white space of its
+ * second half (so words stay whole), else at the limit without splitting a surrogate pair.
+ */
+export function highlightChunks(body: string, maxChunks: number, otherTokens = 0): HighlightChunk[] {
+  if (
+    body.length <= highlightChunkCharacters ||
+    (body.length <= wholePassageCharacters && otherTokens + tokenBound(body) <= wholePassageTokens)
+  ) {
+    return [{ text: body, linesBefore: 0 }];
+  }
   const chunks: HighlightChunk[] = [];
   let linesBefore = 0;
   for (let start = 0; start < body.length && chunks.length < maxChunks; ) {
@@ -285,6 +346,33 @@ export function highlightChunks(body: string, maxChunks: number): HighlightChunk
     start = end;
   }
   return chunks;
+}
+
+/**
+ * An FTS5 expression that matches any of the terms of `expression`: its "phrases" and words (a prefix star kept), with
+ * operators, column filters and NEAR distances left out; undefined when it has none.
+ */
+export function anyTermExpression(expression: string): string | undefined {
+  const terms = new Set<string>();
+  const parts =
+    /"((?:[^"]|"")*)"(\s*\*)?|-?\{[^}]*\}\s*:|[\p{L}\p{N}_]+\s*:|,\s*\d+|([\p{L}\p{N}_\u0080-\uFFFF]+)(\s*\*)?/gu;
+  for (const part of expression.matchAll(parts)) {
+    const [, phrase, phraseStar, word, wordStar] = part;
+    if (phrase?.trim()) terms.add(`"${phrase}"${phraseStar ? '*' : ''}`);
+    else if (word !== undefined && !/^(AND|OR|NOT|NEAR)$/.test(word)) terms.add(`"${word}"${wordStar ? '*' : ''}`);
+  }
+  return terms.size > 0 ? [...terms].join(' OR ') : undefined;
+}
+
+function countMarks(marked: string): number {
+  let count = 0;
+  for (let at = marked.indexOf('\uE000'); at !== -1; at = marked.indexOf('\uE000', at + 1)) count++;
+  return count;
+}
+
+/** The line of a highlighted passage that `bestLineOffset` picks. */
+function bestLine(marked: string): string {
+  return marked.split('\n')[bestLineOffset(marked)] ?? '';
 }
 
 /**
