@@ -102,6 +102,27 @@ describe('StdioTransport', () => {
     expect(input.isPaused()).toBe(false);
   });
 
+  it('has many answers wait for the output to drain without a listener each (no leak warning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const input = new PassThrough();
+      const output = new PassThrough({ highWaterMark: 1024 });
+      const transport = new StdioTransport(input, output, 1000, 1_000_000);
+      await transport.start();
+      const answer = { jsonrpc: '2.0' as const, id: 1, result: { text: 'a'.repeat(2000) } };
+      const sent = Array.from({ length: 30 }, () => transport.send(answer));
+      expect(output.listenerCount('drain')).toBe(1);
+      output.resume(); // the client reads
+      await Promise.all(sent);
+      await tick();
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('stops reading once closed', async () => {
     const { input, transport, messages } = await started(1000);
     let closed = false;

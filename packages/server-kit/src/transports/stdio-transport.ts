@@ -77,6 +77,8 @@ export class StdioTransport implements Transport {
   private closed = false;
   /** Whether reading is paused until the client takes what was written. */
   private waitingForDrain = false;
+  /** What waits for the output to drain (see `afterDrain`). */
+  private drainWaiters: (() => void)[] = [];
 
   constructor(
     private readonly input: Readable,
@@ -189,10 +191,25 @@ export class StdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new Error('The stdio transport is closed.'));
       if (this.output.write(data)) resolve();
-      else this.output.once('drain', resolve);
+      else this.afterDrain(resolve);
       this.holdInputWhileBacklogged();
     });
   }
+
+  /**
+   * Calls `then` once the output drains. Every waiter shares one 'drain' listener: a listener per waiting answer made
+   * Node warn of a leak (MaxListenersExceededWarning, on stderr) once more than ten answers waited at once.
+   */
+  private afterDrain(then: () => void): void {
+    if (this.drainWaiters.length === 0) this.output.once('drain', this.onDrain);
+    this.drainWaiters.push(then);
+  }
+
+  private readonly onDrain = () => {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const waiter of waiters) waiter();
+  };
 
   /**
    * A client that sends requests and never reads the answers would make the output grow without bound: past
@@ -202,7 +219,7 @@ export class StdioTransport implements Transport {
     if (this.waitingForDrain || this.output.writableLength <= this.maxUnsentBytes) return;
     this.waitingForDrain = true;
     this.input.pause();
-    this.output.once('drain', () => {
+    this.afterDrain(() => {
       this.waitingForDrain = false;
       if (!this.closed) this.input.resume();
     });
