@@ -1,6 +1,7 @@
 import { sep } from 'node:path';
 import { compileGlob, ToolError } from '@mcpkit/server-kit/task';
 import type Database from 'better-sqlite3';
+import { shownTitle } from '../shown-title.js';
 import { passagesPerDocument, passageTokenizer, rankWeights } from './index-database.js';
 import { perConnection } from './per-connection.js';
 import { readStoredPassages, readStoredPassagesAt, type StoredPassage, type StoredText } from './stored-passages.js';
@@ -151,7 +152,8 @@ export function searchIndex(database: { readonly connection: Database.Database }
       if (!document) continue;
       if (matchesGlob && !request.roots.some((root) => matchesGlob(relativeTo(root, document.path)))) continue;
       perDocument.set(id, shown + 1);
-      rows.push({ ...row, id, path: document.path, title: document.title, stored: document });
+      // An index written before titles were cut at extraction keeps long ones for unchanged files.
+      rows.push({ ...row, id, path: document.path, title: shownTitle(document.title), stored: document });
       if (rows.length >= wanted) break;
     }
   } catch (error) {

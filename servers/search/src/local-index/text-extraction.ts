@@ -1,4 +1,5 @@
 import { basename, extname } from 'node:path';
+import { shownTitle } from '../shown-title.js';
 
 /** Extensions of files that are never text, skipped without reading them. */
 const binaryExtensions = new Set(
@@ -106,12 +107,6 @@ function htmlToLineText(html: string): string {
   return parts.join('');
 }
 
-/**
- * Characters of a title at most: every hit and every listed resource shows it, and an HTML `<title>` of 140,000
- * characters took a whole search answer's budget from the other hits.
- */
-const maxTitleCharacters = 200;
-
 function titleOf(path: string, source: string, html: boolean): string {
   let title = basename(path);
   if (html) {
@@ -122,11 +117,7 @@ function titleOf(path: string, source: string, html: boolean): string {
     const heading = /^#{1,2}[ \t]+(.+)$/m.exec(source.slice(0, 4096))?.[1];
     if (heading?.trim()) title = heading.trim();
   }
-  if (title.length <= maxTitleCharacters) return title;
-  const end = /[\uD800-\uDBFF]/.test(title.charAt(maxTitleCharacters - 1))
-    ? maxTitleCharacters - 1
-    : maxTitleCharacters;
-  return `${title.slice(0, end)}…`;
+  return shownTitle(title);
 }
 
 /** Turns a text file's bytes into searchable text and a title (first Markdown heading, HTML title, or file name). */

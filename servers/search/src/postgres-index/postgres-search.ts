@@ -8,6 +8,7 @@ import {
   type SearchPage,
 } from '../local-index/search-query.js';
 import type { SearchQuery } from '../search-index.js';
+import { shownTitle } from '../shown-title.js';
 import { cancelOnAbort } from './cancel-on-abort.js';
 import { describeDatabaseError } from './database-errors.js';
 import { textSearchConfiguration } from './postgres-schema.js';
@@ -167,7 +168,7 @@ export async function searchPostgres(
         (row): SearchHit => ({
           path: `${row.source}/${row.path}`,
           line: row.line + bestLineOffset(row.marked ?? ''),
-          title: row.title,
+          title: shownTitle(row.title),
           score: Math.round(row.score * 1000) / 1000,
           snippet: markdownSnippet(row.snippet ?? ''),
         }),

@@ -2,6 +2,7 @@ import { defineResource, ToolError } from '@mcpkit/server-kit';
 import type { ConcurrencyLimit } from '../concurrency-limit.js';
 import { looksBinary } from '../local-index/text-extraction.js';
 import type { SearchIndex } from '../search-index.js';
+import { shownTitle } from '../shown-title.js';
 
 /** resources/list shows at most this many documents; search finds the rest. */
 const maxListed = 500;
@@ -18,7 +19,7 @@ export function documentsResource(index: SearchIndex, wholeFileReads: Concurrenc
     list: async () =>
       (await index.listDocuments(maxListed)).map((document) => ({
         uri: index.documentUris.uriOf(document.path),
-        name: document.title || document.path,
+        name: shownTitle(document.title) || document.path,
         size: document.size,
         mimeType: document.path.endsWith('.md') ? 'text/markdown' : 'text/plain',
       })),
