@@ -34,7 +34,7 @@ async function expectEveryFileShown(query = 'needle') {
   const hits = (result.structuredContent as { results: Hit[] }).results;
   expect(hits).toHaveLength(11);
   for (const hit of hits) {
-    expect(hit.snippet.length).toBeLessThanOrEqual(400);
+    expect(hit.snippet.length).toBeLessThanOrEqual(300);
     expect(hit.title.length).toBeLessThanOrEqual(400);
   }
   return hits;

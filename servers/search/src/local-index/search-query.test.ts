@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalIndex } from './local-index.js';
-import { anyTermExpression, highlightChunks, searchIndex, tokenBound, toMatchExpression } from './search-query.js';
+import {
+  anyTermExpression,
+  highlightChunks,
+  markdownSnippet,
+  maxSnippetCharacters,
+  searchIndex,
+  tokenBound,
+  toMatchExpression,
+} from './search-query.js';
 
 describe('toMatchExpression', () => {
   it('turns a question into an OR of its meaningful words, quoted', () => {
@@ -105,5 +113,35 @@ describe('anyTermExpression', () => {
     );
     expect(anyTermExpression('{title path}: plan')).toBe('"plan"');
     expect(anyTermExpression('"" AND ()')).toBeUndefined();
+  });
+});
+
+describe('markdownSnippet', () => {
+  const open = '\uE000';
+  const close = '\uE001';
+
+  it('shows a short snippet whole with its matches in bold', () => {
+    expect(markdownSnippet(`the ${open}harbour${close}\n pilot`)).toBe('the **harbour** pilot');
+  });
+
+  it('is at most 300 characters as shown, its ** and ellipses counted, with bold balanced, however dense the marks', () => {
+    // Measured before the marks became **, the old cut returned about 451 characters for the densest of these.
+    const cases = [
+      `${open}a${close} `.repeat(200),
+      `lead ${'x'.repeat(150)} ${`${open}ab${close} `.repeat(200)}`,
+      `${open}${'needle'.repeat(100)}${close} tail`,
+      `${'-'.repeat(1000)} ${open}needle${close} ${'-'.repeat(1000)}`,
+      `${open}\u{1F600}${close} `.repeat(150),
+    ];
+    for (const marked of cases) {
+      for (let lead = 0; lead < 6; lead++) {
+        const snippet = markdownSnippet(`${'x '.repeat(lead)}${marked}`);
+        expect(snippet.length).toBeLessThanOrEqual(maxSnippetCharacters);
+        expect(snippet.length).toBeGreaterThan(maxSnippetCharacters - 10);
+        expect((snippet.match(/\*\*/g) ?? []).length % 2).toBe(0);
+        expect(snippet).not.toMatch(/\*\*\*\*…?$/);
+        expect(snippet).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+      }
+    }
   });
 });

@@ -366,9 +366,10 @@ export function anyTermExpression(expression: string): string | undefined {
   return terms.size > 0 ? [...terms].join(' OR ') : undefined;
 }
 
-function countMarks(marked: string): number {
+/** How many times `mark` (by default the mark that opens a match) occurs in `marked`. */
+function countMarks(marked: string, mark = '\uE000'): number {
   let count = 0;
-  for (let at = marked.indexOf('\uE000'); at !== -1; at = marked.indexOf('\uE000', at + 1)) count++;
+  for (let at = marked.indexOf(mark); at !== -1; at = marked.indexOf(mark, at + 1)) count++;
   return count;
 }
 
@@ -417,22 +418,37 @@ const leadCharacters = 80;
 
 /**
  * A snippet with matches between U+E000 and U+E001 as one line of Markdown with the matches in bold, at most
- * `maxSnippetCharacters` long (and an ellipsis at a cut): from a little before its first match, bold kept balanced.
+ * `maxSnippetCharacters` long as shown (each mark counted as the two characters of its `**`, the ellipses too): from a
+ * little before its first match, bold kept balanced. Measured before the marks became `**`, densely marked text
+ * came out at about 451 characters.
  */
 export function markdownSnippet(marked: string): string {
-  let text = marked.replace(/\s+/g, ' ').trim();
-  if (text.length > maxSnippetCharacters) {
-    const firstMatch = text.indexOf('\uE000');
-    let start = Math.max(0, firstMatch - leadCharacters);
-    let end = start + maxSnippetCharacters;
-    // Never cut a surrogate pair in two.
-    if (/[\uDC00-\uDFFF]/.test(text.charAt(start))) start++;
-    if (/[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end--;
-    let cut = text.slice(start, end);
-    if (cut.lastIndexOf('\uE000') > cut.lastIndexOf('\uE001')) cut += '\uE001';
-    text = `${start > 0 ? '…' : ''}${cut}…`;
+  const text = marked.replace(/\s+/g, ' ').trim();
+  const render = (part: string) => part.replace(/[\uE000\uE001]/g, '**');
+  if (text.length + countMarks(text) + countMarks(text, '\uE001') <= maxSnippetCharacters) return render(text);
+  const firstMatch = text.indexOf('\uE000');
+  let start = Math.max(0, firstMatch - leadCharacters);
+  // Never cut a surrogate pair in two.
+  if (/[\uDC00-\uDFFF]/.test(text.charAt(start))) start++;
+  const lead = start > 0 ? '…' : '';
+  // Characters are taken while they fit with room kept for the closing ellipsis and, inside a match, its closing **.
+  let shown = lead.length + 1;
+  let open = false;
+  let end = start;
+  for (; end < text.length; end++) {
+    const character = text.charAt(end);
+    const mark = character === '\uE000' || character === '\uE001';
+    const opens: boolean = mark ? character === '\uE000' : open;
+    if (shown + (mark ? 2 : 1) + (opens ? 2 : 0) > maxSnippetCharacters) break;
+    shown += mark ? 2 : 1;
+    open = opens;
   }
-  return text.replace(/\uE000/g, '**').replace(/\uE001/g, '**');
+  if (/[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end--;
+  let cut = text.slice(start, end);
+  // No empty match at the end, and a match cut open is closed.
+  if (cut.endsWith('\uE000')) cut = cut.slice(0, -1);
+  if (cut.lastIndexOf('\uE000') > cut.lastIndexOf('\uE001')) cut += '\uE001';
+  return render(`${lead}${cut}${end < text.length ? '…' : ''}`);
 }
 
 /** The line of a highlighted passage with the most distinct matched terms (headings and later lines lose ties), from 0. */
