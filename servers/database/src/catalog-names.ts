@@ -36,21 +36,27 @@ export function catalogNameText(name: string): string {
 }
 
 /**
- * The description of the table `name` stands for: the table of that name, or else, when `name` is a shortened name as
- * list_tables and the resource list show it, the one table whose name is shown so. Two tables whose names share the
- * head and the length are shown alike, and neither is found by it (the query tool reaches both).
+ * The description of the table `name` stands for: when `name` is a shortened name as list_tables and the resource list
+ * show it, the one table whose name is shown so; else the table of that name. Two tables whose names share the head
+ * and the length are shown alike, and neither is found by it (the query tool reaches both).
  */
 export async function describeShownTable(
   engine: DatabaseEngine,
   name: string,
   signal: AbortSignal,
 ): Promise<TableDescription | undefined> {
-  const found = await engine.describeTable(name, signal);
-  if (found || !shortenedMark.test(name)) return found;
-  const matches = (await engine.listTables(signal)).filter(
-    (table) => shownName(table.name) === name || `${shownName(table.schema)}.${shownName(table.name)}` === name,
-  );
-  const [match] = matches;
-  if (match === undefined || matches.length > 1) return undefined;
-  return engine.describeTable(engine.dialect === 'postgres' ? `${match.schema}.${match.name}` : match.name, signal);
+  // A name in the shortened form is first the name of the table shown so: a table whose own name is that text (or the
+  // same text in another case, which SQLite's lookup also finds) is shown shortened itself, so it is never what the
+  // model read, and finding it first would describe a decoy instead.
+  if (name.length > catalogNameChars && shortenedMark.test(name)) {
+    const matches = (await engine.listTables(signal)).filter(
+      (table) => shownName(table.name) === name || `${shownName(table.schema)}.${shownName(table.name)}` === name,
+    );
+    const [match] = matches;
+    if (matches.length > 1) return undefined;
+    if (match !== undefined) {
+      return engine.describeTable(engine.dialect === 'postgres' ? `${match.schema}.${match.name}` : match.name, signal);
+    }
+  }
+  return engine.describeTable(name, signal);
 }

@@ -104,6 +104,20 @@ async function listAll(client: TestClient): Promise<Listed[]> {
   throw new Error('list_tables never stopped giving a next cursor');
 }
 
+/**
+ * A table of a 300,000-character name, and a decoy whose own name is the first one's shortened name in capitals
+ * (SQLite finds a table by its name in any case).
+ */
+function decoyOfAShortenedName(directory: string): { file: string; shown: string } {
+  const file = join(directory, 'decoy.sqlite');
+  const shown = `b${'n'.repeat(999)}... [299,001 more characters]`;
+  const db = new Database(file);
+  db.exec(`CREATE TABLE b${'n'.repeat(300_000)} (real_column INTEGER)`);
+  db.exec(`CREATE TABLE "${shown.toUpperCase()}" (decoy_column INTEGER)`);
+  db.close();
+  return { file, shown };
+}
+
 describe('catalog tools on a hostile database file', () => {
   const directory = mkdtempSync(join(tmpdir(), 'mcpkit-database-hostile-schema-'));
   const catalogFile = troublesomeCatalog(directory);
@@ -245,5 +259,22 @@ describe('catalog tools on a hostile database file', () => {
     expect(JSON.stringify(resources).length).toBeLessThan(10_000);
     const { contents } = await huge.client.readResource({ uri: entry?.uri ?? '' });
     expect((contents[0] as { text: string }).text).toBe(`Table ${shown}\n\nColumns:\n- id: INTEGER\n- note: TEXT`);
+  });
+
+  it('describes the table a shortened name stands for, not a table whose own name is that text', async () => {
+    const decoy = decoyOfAShortenedName(directory);
+    const server = await connectOwning(
+      await createDatabaseServer({ file: decoy.file, logLevel: 'emergency', limits: { timeoutMs: 10_000 } }),
+    );
+    try {
+      const text = resultText(await server.callTool('describe_table', { table: decoy.shown }));
+      expect(text.slice(0, 2000)).toContain('- real_column: INTEGER');
+      expect(text).not.toContain('decoy_column');
+      // The decoy is still found by its own whole name.
+      const own = resultText(await server.callTool('describe_table', { table: decoy.shown.toUpperCase() }));
+      expect(own).toContain('- decoy_column: INTEGER');
+    } finally {
+      await server.close();
+    }
   });
 });
