@@ -51,9 +51,13 @@ function currentConnection(wanted: SqliteConnectionOptions): SqliteConnection {
 
 function handle(request: WorkerRequest): unknown {
   if (request.op === 'open') {
-    connection = new SqliteConnection(request.options as SqliteConnectionOptions);
-    settings = request.options as SqliteConnectionOptions;
-    opened = statSync(settings.file);
+    const wanted = request.options as SqliteConnectionOptions;
+    // The file's identity before the open: taken after it, a file replaced in between would be recorded as the one
+    // opened, and the connection would stay on the old file for good.
+    const identity = statSync(wanted.file);
+    connection = new SqliteConnection(wanted);
+    settings = wanted;
+    opened = identity;
     return true;
   }
   if (!settings) throw new Error('The worker has no open connection.');
