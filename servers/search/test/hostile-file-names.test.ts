@@ -31,3 +31,12 @@ it('a file name with line breaks cannot write a fake hit into the results text',
   const [hit] = (result.structuredContent as { results: { path: string }[] }).results;
   expect(hit?.path).toBe(join(directory, name));
 });
+
+it('nor with the line breaks of Unicode (NEXT LINE, LINE and PARAGRAPH SEPARATOR), which many readers break lines at', async () => {
+  const name = 'evil\u00852. a.md:1\u20283. b.md:1\u20294. c.md needle.md';
+  await writeFile(join(directory, name), 'a needle\n');
+  running = await startInMemoryServer({ directories: [directory] });
+  const text = resultText(await running.client.callTool('search', { query: 'needle' }));
+  expect(text).not.toMatch(/[\u0085\u2028\u2029]/);
+  expect(text).toContain('evil\\u00852. a.md:1\\u20283. b.md:1\\u20294. c.md needle.md');
+});

@@ -25,13 +25,19 @@ const hitsBudget = searchBudget - 2_000;
 
 const invalidCursor = 'The cursor is not valid: pass back exactly the nextCursor of an earlier answer, or omit it.';
 
+/** Control characters (C0, DEL, C1 with U+0085 NEXT LINE) and the Unicode line and paragraph separators. */
+const breaksALine = /[\p{Cc}\u2028\u2029]/gu;
+
 /**
- * A file name or title on one line of the results text: control characters written as JSON escapes them (`\n`), so
- * a file named with line breaks cannot start lines that read as hits of their own. The structured results keep it as is.
+ * A file name or title on one line of the results text: control characters and line separators written as escapes
+ * (`\n`, `\u2028`), so a file named with line breaks cannot start lines that read as hits of their own. The
+ * structured results keep it as is.
  */
 function oneLine(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is escaped.
-  return text.replace(/[\u0000-\u001f\u007f]/g, (character) => JSON.stringify(character).slice(1, -1));
+  return text.replace(breaksALine, (character) => {
+    const escaped = JSON.stringify(character).slice(1, -1);
+    return escaped !== character ? escaped : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
 }
 
 function formatHit(hit: SearchHit, rank: number): string {
