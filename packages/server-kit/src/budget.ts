@@ -38,3 +38,20 @@ export function truncationNote(shown: number, total: number, hint?: string): str
   const how = hint ?? defaultHint;
   return `[truncated: showed ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} characters. ${how}]`;
 }
+
+/**
+ * `message` when it has at most `limit` characters, else its head cut at a clean boundary and a note saying how much
+ * was shown, about `limit` characters in all: for error sentences, which can quote what they were given (a huge
+ * argument, an engine's message that repeats its input, a schema's complaint naming a huge key).
+ */
+export function boundedSentence(message: string, limit: number): string {
+  if (message.length <= limit) return message;
+  const total = message.length.toLocaleString('en-US');
+  const note = (shown: number) =>
+    ` [the message was cut: showed ${shown.toLocaleString('en-US')} of ${total} characters]`;
+  const kept = cutAtBoundary(message, Math.max(0, limit - note(limit).length));
+  return `${kept}${note(kept.length)}`;
+}
+
+/** Characters of a JSON-RPC error's message at most: a resource's or a prompt's ToolError, an unknown name. */
+export const requestErrorChars = 4000;

@@ -6,6 +6,7 @@ import { createServer } from './create-server.js';
 import { definePrompt } from './define-prompt.js';
 import { defineResource } from './define-resource.js';
 import { defineTool } from './define-tool.js';
+import { ToolError } from './errors.js';
 import { connectTestClient } from './testing/index.js';
 
 /** A transport whose client has gone: every answer to a request numbered 10 or more finds no one to take it. */
@@ -118,5 +119,36 @@ describe('what a session offers', () => {
       '-32602 Unknown tool: missing',
       expect.stringMatching(/^-32602 The cursor is not valid/),
     ]);
+  });
+
+  it("holds an error message to 4,000 characters: a ToolError of a resource or a prompt, an unknown tool's name", async () => {
+    const huge = 'x'.repeat(1_000_000);
+    const failing = defineResource({
+      uri: 'note://failing',
+      name: 'failing',
+      read: () => {
+        throw new ToolError(`No note ${huge}.`);
+      },
+    });
+    const refusing = definePrompt({
+      name: 'refusing',
+      render: () => {
+        throw new ToolError(`No prompt ${huge}.`);
+      },
+    });
+    await using client = await connectTestClient(
+      createServer({ name: 't', version: '1', tools: [ping], resources: [failing], prompts: [refusing] }),
+    );
+    const failures = await Promise.all([
+      client.client.readResource({ uri: 'note://failing' }).catch((error: ProtocolError) => error.message),
+      client.client.getPrompt({ name: 'refusing' }).catch((error: ProtocolError) => error.message),
+      client.client.callTool({ name: huge, arguments: {} }).catch((error: ProtocolError) => error.message),
+    ]);
+    for (const [index, start] of ['No note x', 'No prompt x', 'Unknown tool: x'].entries()) {
+      const message = String(failures[index]);
+      expect(message.startsWith(start), message.slice(0, 80)).toBe(true);
+      expect(message.length).toBeLessThanOrEqual(4000);
+      expect(message).toMatch(/\[the message was cut: showed [\d,]+ of 1,000,0\d\d characters\]$/);
+    }
   });
 });

@@ -18,6 +18,7 @@ import {
   specTypeSchemas,
 } from '@modelcontextprotocol/server';
 import { identityOf } from './auth/identity.js';
+import { boundedSentence, requestErrorChars } from './budget.js';
 import type { ClientInfo, RequestContext, ToolContext } from './context.js';
 import type { Completer, ResourceListing } from './define-resource.js';
 import { errorMessage, ToolError } from './errors.js';
@@ -613,7 +614,12 @@ export class ClientSession implements KitSession {
       'CallToolRequest',
       (request, extra) => {
         const registered = registry.tools.get(request.params.name);
-        if (!registered) throw new RequestError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+        if (!registered) {
+          throw new RequestError(
+            ErrorCode.InvalidParams,
+            boundedSentence(`Unknown tool: ${request.params.name}`, requestErrorChars),
+          );
+        }
         const path = callPath;
         if (path === undefined) {
           if (this.era !== 'legacy') this.loadRoundsSoon();

@@ -1,5 +1,6 @@
 import { ProtocolErrorCode as ErrorCode, type GetPromptResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import { boundedSentence, requestErrorChars } from './budget.js';
 import type { PromptContext } from './context.js';
 import { ToolError } from './errors.js';
 import { describeIssues } from './json-schema.js';
@@ -36,7 +37,9 @@ export async function getPrompt(
   try {
     rendered = await definition.render(parsedArguments, context);
   } catch (error) {
-    if (ToolError.isInstance(error)) throw new RequestError(ErrorCode.InvalidParams, error.message);
+    if (ToolError.isInstance(error)) {
+      throw new RequestError(ErrorCode.InvalidParams, boundedSentence(error.message, requestErrorChars));
+    }
     log.error(`Prompt "${definition.name}" threw an unexpected error`, error);
     throw new RequestError(
       ErrorCode.InternalError,

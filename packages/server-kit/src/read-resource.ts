@@ -4,6 +4,7 @@ import {
   type ReadResourceResult,
   ResourceNotFoundError,
 } from '@modelcontextprotocol/server';
+import { boundedSentence, requestErrorChars } from './budget.js';
 import type { RequestContext } from './context.js';
 import type { ResourceBody } from './define-resource.js';
 import { ToolError } from './errors.js';
@@ -44,7 +45,9 @@ export async function readResource(
       }
     }
   } catch (error) {
-    if (ToolError.isInstance(error)) throw new RequestError(ErrorCode.InvalidParams, error.message);
+    if (ToolError.isInstance(error)) {
+      throw new RequestError(ErrorCode.InvalidParams, boundedSentence(error.message, requestErrorChars));
+    }
     log.error(`Reading resource ${uri} threw an unexpected error`, error);
     throw new RequestError(ErrorCode.InternalError, `Reading ${uri} failed with an internal error.`);
   }

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { cutAtBoundary } from './budget.js';
+import { boundedSentence } from './budget.js';
 import type { ToolContext } from './context.js';
 import { ToolError } from './errors.js';
 import { isThenable } from './is-thenable.js';
@@ -145,12 +145,7 @@ function failure(
  * clean boundary and says so.
  */
 function boundedError(message: string, budget: number): CallToolResult {
-  if (message.length <= budget) return errorResult(message);
-  const total = message.length.toLocaleString('en-US');
-  const note = (shown: number) =>
-    ` [the message was cut: showed ${shown.toLocaleString('en-US')} of ${total} characters]`;
-  const kept = cutAtBoundary(message, Math.max(0, budget - note(budget).length));
-  return errorResult(`${kept}${note(kept.length)}`);
+  return errorResult(boundedSentence(message, budget));
 }
 
 /** The result of a call whose client cancelled it (the SDK does not send it on; it is the handler's answer in tests). */
