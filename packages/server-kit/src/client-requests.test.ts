@@ -1,4 +1,4 @@
-import type { ElicitRequest, Root } from '@modelcontextprotocol/server';
+import { type ElicitRequest, ProtocolError, ProtocolErrorCode, type Root } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { KitSession } from './client-session.js';
@@ -205,6 +205,16 @@ describe('roots', () => {
     client.client.setRequestHandler('roots/list', () => ({ roots: second }));
     expect(await client.callToolText('list_roots')).toBe('true: file:///work/b,file:///work/c');
     expect(changes).toEqual([['file:///work/a']]);
+  });
+
+  it('takes a client that declares roots but answers roots/list with "method not found" as offering none', async () => {
+    const server = createServer({ name: 't', version: '1', tools });
+    await using client = await connectTestClient(server, { roots: first });
+    client.client.setRequestHandler('roots/list', () => {
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+    });
+    await client.client.sendRootsListChanged();
+    expect(await client.callToolText('list_roots')).toBe('true: none');
   });
 
   it('gives resource reads the roots of the session that asked', async () => {

@@ -306,7 +306,8 @@ export class ClientSession implements KitSession {
   /**
    * The client's roots, fetched once and again on every change notification. A client that offers roots and fails to
    * list them fails the request with a sentence (a ToolError), and the next request asks again: answering as if it
-   * offered none would let a server fall back to everything it was started with, wider than the client chose.
+   * offered none would let a server fall back to everything it was started with, wider than the client chose. One
+   * that answers roots/list with "method not found" offers none after all.
    */
   roots(): Promise<Root[] | undefined> {
     // A modern client has no session to ask outside a call; its tools ask within the call (ctx.roots).
@@ -316,6 +317,8 @@ export class ClientSession implements KitSession {
       (error: unknown) => {
         this.rootsCache = undefined;
         this.owner.log.warning('Listing the client roots failed', error);
+        // A client that declares roots and has no roots/list offers none: it never chose a narrower set.
+        if ((error as { code?: unknown }).code === ErrorCode.MethodNotFound) return undefined;
         throw new ToolError(
           `The client's roots could not be listed (${errorMessage(error).slice(0, 200)}), and they limit what this server may use, so nothing was done; try again.`,
         );
