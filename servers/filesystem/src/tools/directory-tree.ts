@@ -42,7 +42,16 @@ export function directoryTree(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler(args, context) {
-      const { IgnoreRules, globMatcher, TimeSlice, walk, notEnteredNote, readWalkCursor, walkCursor } = await walking();
+      const {
+        IgnoreRules,
+        globMatcher,
+        TimeSlice,
+        walk,
+        notEnteredNote,
+        readWalkCursor,
+        walkCursor,
+        walkCursorLength,
+      } = await walking();
       const scope = await dependencies.guard.scope(context);
       const root = await scope.directory(args.path);
       const position = readWalkCursor(args.cursor, 'directory_tree', root);
@@ -81,7 +90,7 @@ export function directoryTree(dependencies: ToolDependencies) {
           args.format === 'compact'
             ? entry.name.length + entry.depth * 2 + 2
             : ancestors.reduce((sum, name) => sum + jsonEntryChars(name), jsonEntryChars(entry.name));
-        const closing = walkCursor('directory_tree', root, { after: entry.relative }).length + 500;
+        const closing = walkCursorLength('directory_tree', root, { after: entry.relative }) + 500;
         if (count >= treeEntries || (count > 0 && chars + cost + closing > readBudget)) {
           stoppedBy = 'size';
           break;

@@ -46,7 +46,16 @@ export function grep(dependencies: ToolDependencies) {
     async handler(args, context) {
       // Loaded on the first grep, not at start: the regular expression engine is the largest module the server has.
       const { contentMatcher, GrepReport, InvalidPatternError } = await contentSearch();
-      const { IgnoreRules, globMatcher, TimeSlice, walk, notEnteredNote, readWalkCursor, walkCursor } = await walking();
+      const {
+        IgnoreRules,
+        globMatcher,
+        TimeSlice,
+        walk,
+        notEnteredNote,
+        readWalkCursor,
+        walkCursor,
+        walkCursorLength,
+      } = await walking();
       const scope = await dependencies.guard.scope(context);
       const { limits } = dependencies;
       try {
@@ -94,7 +103,7 @@ export function grep(dependencies: ToolDependencies) {
         budget: limits.readBudget,
         contextLines: args.contextLines,
         // The summary line and the cursor a page stopped at this line would end with.
-        closing: (after, line) => walkCursor('grep', start, { after, line }).length + 500,
+        closing: (after, line) => walkCursorLength('grep', start, { after, line }) + 500,
       });
       let lastFile: string | undefined;
 

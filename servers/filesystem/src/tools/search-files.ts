@@ -27,7 +27,16 @@ export function searchFiles(dependencies: ToolDependencies) {
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async handler(args, context) {
-      const { IgnoreRules, globMatcher, TimeSlice, walk, notEnteredNote, readWalkCursor, walkCursor } = await walking();
+      const {
+        IgnoreRules,
+        globMatcher,
+        TimeSlice,
+        walk,
+        notEnteredNote,
+        readWalkCursor,
+        walkCursor,
+        walkCursorLength,
+      } = await walking();
       const scope = await dependencies.guard.scope(context);
       const root = await scope.directory(args.path);
       const position = readWalkCursor(args.cursor, 'search_files', root);
@@ -64,7 +73,7 @@ export function searchFiles(dependencies: ToolDependencies) {
           }
           // The path, plus the note and cursor the answer would end with if it stopped after it: paths of a deep
           // tree fill the budget long before the cap, and a page the server's safety net cuts loses its cursor.
-          const closing = walkCursor('search_files', root, { after: entry.relative }).length + 500;
+          const closing = walkCursorLength('search_files', root, { after: entry.relative }) + 500;
           if (found.length > 0 && chars + entry.path.length + 1 + closing > dependencies.limits.readBudget) {
             stoppedBy = 'size';
             break;
