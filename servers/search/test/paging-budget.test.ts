@@ -41,3 +41,26 @@ it('pages of 50 ordinary hits reach every file: a page ends where the budget doe
   }
   expect(seen.size).toBe(120);
 });
+
+it('pages as well for a query of 1,000 characters: the cursor keeps a digest of the query, not the query', async () => {
+  // Before: the cursor held the query itself, written twice a page (text and structured results); a long query of
+  // control characters or CJK made it outgrow the page's room, and the budget's cut took hits and the cursor.
+  const query = `needle ${'\u0001'.repeat(992)}`;
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < 10; page++) {
+    const result = await running.client.callTool('search', { query, limit: 50, ...(cursor ? { cursor } : {}) });
+    expect(resultText(result)).not.toMatch(/cut to fit|truncated/);
+    const structured = result.structuredContent as { results: { path: string }[]; nextCursor?: string };
+    for (const hit of structured.results) seen.add(hit.path);
+    cursor = structured.nextCursor;
+    if (cursor) expect(cursor.length).toBeLessThan(200);
+    if (!cursor) break;
+  }
+  expect(seen.size).toBe(120);
+  // A cursor is still refused for another query.
+  const first = await running.client.callTool('search', { query: 'needle', limit: 5 });
+  const other = (first.structuredContent as { nextCursor?: string }).nextCursor;
+  const refused = await running.client.callTool('search', { query: 'needle river', limit: 5, cursor: other });
+  expect(resultText(refused)).toMatch(/^The cursor belongs to a different query/);
+});

@@ -423,7 +423,8 @@ const leadCharacters = 80;
  * came out at about 451 characters.
  */
 export function markdownSnippet(marked: string): string {
-  const text = marked.replace(/\s+/g, ' ').trim();
+  // Control characters too: U+0085 (NEXT LINE) is not white space to JavaScript, and many readers break lines at it.
+  const text = marked.replace(/[\s\p{Cc}]+/gu, ' ').trim();
   const render = (part: string) => part.replace(/[\uE000\uE001]/g, '**');
   if (text.length + countMarks(text) + countMarks(text, '\uE001') <= maxSnippetCharacters) return render(text);
   const firstMatch = text.indexOf('\uE000');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { decodeCursor, defineTool, encodeCursor, ToolError } from '@mcpkit/server-kit';
 import { z } from 'zod';
 import type { SearchHit } from '../local-index/search-query.js';
@@ -24,6 +25,15 @@ const searchBudget = 20_000;
 const hitsBudget = searchBudget - 2_000;
 
 const invalidCursor = 'The cursor is not valid: pass back exactly the nextCursor of an earlier answer, or omit it.';
+
+/**
+ * What a cursor keeps of its query, to refuse it for another: a digest of 22 characters. The query itself (up to 1,000
+ * characters, 4,000 in base64 for CJK, 8,000 for control characters) made a cursor that, written twice (in the text
+ * and the structured results), outgrew the room a page keeps for it, and the budget's cut took hits and the cursor.
+ */
+function queryDigest(query: string): string {
+  return createHash('sha256').update(query).digest('base64url').slice(0, 22);
+}
 
 /** Control characters (C0, DEL, C1 with U+0085 NEXT LINE) and the Unicode line and paragraph separators. */
 const breaksALine = /[\p{Cc}\u2028\u2029]/gu;
@@ -71,7 +81,7 @@ export function search(index: SearchIndex) {
       let offset = 0;
       if (cursor !== undefined) {
         const state = decodeCursor(cursor);
-        if (typeof state.offset !== 'number' || state.query !== query) {
+        if (typeof state.offset !== 'number' || state.query !== queryDigest(query)) {
           throw new ToolError('The cursor belongs to a different query; repeat the same query or omit the cursor.');
         }
         // A forged offset answered odd pages: -3 two hits ranked -2 and -1, 2.5 hits ranked from 3.5.
@@ -99,7 +109,7 @@ export function search(index: SearchIndex) {
       const more = page.more || hits.length < page.hits.length;
       const next = offset + hits.length;
       const pagedOn = more && next < maxPagedResults;
-      const nextCursor = pagedOn ? encodeCursor({ offset: next, query }) : undefined;
+      const nextCursor = pagedOn ? encodeCursor({ offset: next, query: queryDigest(query) }) : undefined;
       const lines: string[] = [];
       if (!ready) lines.push('[The first indexing run is still going: results cover only the files indexed so far.]');
       if (hits.length === 0) {
