@@ -55,9 +55,12 @@ function runChecked<Source>(
   source: Source,
 ): CallToolResult | Promise<CallToolResult> {
   if (!parsed.success) {
-    return boundedError(
-      `Invalid arguments for tool "${registered.definition.name}": ${parsed.message}.`,
-      registered.definition.budget ?? options.budget,
+    // Error results skip the budget (nothing to page), and a schema's complaint can name a huge key: held to it here.
+    return errorResult(
+      boundedSentence(
+        `Invalid arguments for tool "${registered.definition.name}": ${parsed.message}.`,
+        registered.definition.budget ?? options.budget,
+      ),
     );
   }
   const context = contextOf(source);
@@ -132,20 +135,12 @@ function failure(
   options: RunToolOptions,
 ): CallToolResult {
   const { name } = registered.definition;
-  if (ToolError.isInstance(error)) return boundedError(error.message, registered.definition.budget ?? options.budget);
+  if (ToolError.isInstance(error)) {
+    return errorResult(boundedSentence(error.message, registered.definition.budget ?? options.budget));
+  }
   if (context.signal.aborted) return cancelled(name);
   options.log.error(`Tool "${name}" threw an unexpected error`, error);
   return errorResult(`The tool "${name}" failed with an internal error; the server's log has the details.`);
-}
-
-/**
- * An error result whose sentence fits the tool's budget. Error results do not go through `applyBudget` (there is
- * nothing to page), and a sentence can quote what it was given: a ToolError built from a huge argument or an engine's
- * message that repeats its input, or a schema's complaint naming a huge key. Past the budget the sentence is cut at a
- * clean boundary and says so.
- */
-function boundedError(message: string, budget: number): CallToolResult {
-  return errorResult(boundedSentence(message, budget));
 }
 
 /** The result of a call whose client cancelled it (the SDK does not send it on; it is the handler's answer in tests). */
